@@ -1,0 +1,61 @@
+# Two commands for a newcomer: `make run` and `make test`. Everything else is a helper.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint typecheck imports pytest bench migrate superuser browser clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+migrate: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_quests
+
+run: migrate
+	@mkdir -p var
+	@echo "Starting the Celery worker and beat (log: var/celery.log)..."
+	@$(BIN)/celery -A config worker -B --pool=solo --loglevel=INFO \
+		--schedule=var/celerybeat-schedule > var/celery.log 2>&1 & echo $$! > var/celery.pid
+	@echo ""
+	@echo "  The Ashen Vault is ready at http://$(HOST):$(PORT)/"
+	@echo "  (Ctrl-C stops the web server and the worker)"
+	@echo ""
+	@trap 'kill $$(cat var/celery.pid) 2>/dev/null; rm -f var/celery.pid' EXIT INT TERM; \
+		$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload
+
+test: lint typecheck imports pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy apps config tests
+
+imports: $(STAMP)
+	$(BIN)/lint-imports
+
+pytest: $(STAMP) browser
+	$(BIN)/pytest
+
+# Browser tests drive Debian's Chromium; Playwright never downloads a browser of its own.
+browser:
+	@test -x /usr/bin/chromium || (command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+		|| echo "Chromium not installed: browser tests will be skipped (outside CI).")
+
+bench: $(STAMP)
+	$(BIN)/python -m apps.rules.bench
+
+superuser: migrate
+	$(BIN)/python manage.py createsuperuser
+
+clean:
+	rm -rf $(VENV) var/db.sqlite3 var/celery var/staticfiles

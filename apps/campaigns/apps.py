@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CampaignsConfig(AppConfig):
+    name = "apps.campaigns"
+    label = "campaigns"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class QuestsConfig(AppConfig):
+    name = "apps.quests"
+    label = "quests"

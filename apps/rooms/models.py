@@ -1,0 +1,68 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Room(models.Model):
+    """A table: a quest, a host, 2-5 seats. The host launches it once every seat is taken."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=80)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_rooms"
+    )
+    quest = models.ForeignKey("quests.QuestDefinition", on_delete=models.PROTECT)
+    seat_count = models.PositiveSmallIntegerField()
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Turns over days (a later issue): how long a seat has for its turn, and when to remind it.
+    turn_time_limit = models.DurationField(null=True, blank=True)
+    reminder_after = models.DurationField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2) & Q(seat_count__lte=5), name="room_seats_2_to_5"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Seat(models.Model):
+    """Seat 1 is Zargon; the others share the heroes (rules.md section 1)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+
+    class Meta:
+        ordering = ["room", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["room", "user"], name="seat_one_per_user", condition=Q(user__isnull=False)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room} seat {self.number}"

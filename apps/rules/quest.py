@@ -1,0 +1,93 @@
+"""The static description of a quest: its map, doors, traps, furniture and monsters.
+
+A `Quest` never changes during play; everything that changes lives in the game `State`.
+Squares are `(x, y)` tuples, x from 0 to width-1 (west to east), y from 0 to height-1
+(north to south).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Square = tuple[int, int]
+AreaKind = Literal["room", "passage"]
+TrapKind = Literal["pit", "falling_block", "spear", "chest"]
+
+
+@dataclass(frozen=True)
+class Area:
+    id: str
+    kind: AreaKind
+    name: str
+    squares: frozenset[Square]
+
+
+@dataclass(frozen=True)
+class Door:
+    """A door on the edge between two orthogonally adjacent squares of different areas."""
+
+    id: str
+    a: Square
+    b: Square
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Furniture:
+    id: str
+    kind: str  # table, chest, throne, bookcase, tomb, rack, fireplace, cupboard, ...
+    squares: tuple[Square, ...]
+
+
+@dataclass(frozen=True)
+class TrapDef:
+    """A trap on a square (pit, falling_block, spear) or on a piece of furniture (chest)."""
+
+    id: str
+    kind: TrapKind
+    square: Square | None = None
+    furniture: str | None = None
+    damage: int = 1  # chest traps only: Body lost when it springs
+
+
+@dataclass(frozen=True)
+class MonsterDef:
+    id: str
+    kind: str  # goblin, orc, abomination, skeleton, zombie, mummy, dread_warrior, gargoyle, ...
+    square: Square
+
+
+@dataclass(frozen=True)
+class SpecialTreasure:
+    """Found by the first hero to search the room for treasure."""
+
+    area: str
+    name: str
+    text: str
+    gold: int = 0
+    potions: int = 0
+
+
+@dataclass(frozen=True)
+class Quest:
+    slug: str
+    name: str
+    width: int
+    height: int
+    parchment: str  # read to the heroes at the start
+    notes: str  # for Zargon only
+    areas: dict[str, Area]
+    square_area: dict[Square, str]  # every playable square -> its area id
+    entrance: str  # area id of the entrance room (revealed at the start)
+    stairway: frozenset[Square]
+    hero_starts: dict[str, Square]  # barbarian, dwarf, elf, wizard -> start square
+    doors: tuple[Door, ...]
+    blocked: frozenset[Square]
+    furniture: tuple[Furniture, ...]
+    traps: tuple[TrapDef, ...]
+    monsters: tuple[MonsterDef, ...]
+    villain: str  # MonsterDef.id that must be defeated
+    wandering_monster: str  # a monster kind
+    special_treasures: dict[str, SpecialTreasure] = field(default_factory=dict)  # area id ->
+    reward_gold: int = 0  # split between the heroes when they win (campaigns)

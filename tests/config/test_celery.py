@@ -1,0 +1,32 @@
+from collections.abc import Iterator
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.conf import settings
+
+from config.celery import app, ping
+
+
+@pytest.fixture
+def worker() -> Iterator[None]:
+    # A real worker thread consuming the configured broker (the filesystem transport by default,
+    # Redis when REDIS_URL is set); results come back through an in-process backend.
+    app.conf.result_backend = "cache+memory://"
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+            yield
+    finally:
+        app.conf.result_backend = None
+
+
+def test_a_real_worker_runs_a_task_sent_through_the_broker(worker: None) -> None:
+    result = ping.apply_async(ignore_result=False)
+
+    assert result.get(timeout=20) == "pong"
+
+
+def test_the_broker_is_redis_when_redis_url_is_set(redis_url: str) -> None:
+    assert settings.CELERY_BROKER_URL == redis_url
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1)
+        assert conn.transport_cls in ("redis", "rediss") or "redis" in conn.as_uri()
