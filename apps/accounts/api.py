@@ -1,0 +1,27 @@
+from django.contrib.auth import authenticate
+from django.http import HttpRequest
+from ninja import Router, Schema
+from ninja.errors import HttpError
+
+from apps.accounts.models import User
+from apps.accounts.services import token_issue
+
+router = Router(tags=["auth"])
+
+
+class Credentials(Schema):
+    username: str
+    password: str
+
+
+class TokenOut(Schema):
+    token: str
+
+
+@router.post("/token", response=TokenOut, auth=None)
+def issue_token(request: HttpRequest, credentials: Credentials) -> TokenOut:
+    """Trade a username and password for a personal API token (sent as `Bearer <token>`)."""
+    user = authenticate(request, username=credentials.username, password=credentials.password)
+    if not isinstance(user, User) or not user.is_active:
+        raise HttpError(401, "Wrong username or password.")
+    return TokenOut(token=token_issue(user=user, name="api"))

@@ -1,0 +1,82 @@
+from typing import Any
+
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import UsernameField
+from django.contrib.auth.validators import UnicodeUsernameValidator
+
+from apps.accounts import services
+from apps.accounts.models import User
+
+
+class SignUpForm(forms.Form):
+    username = UsernameField(
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        help_text="Letters, digits and @ . + - _ only; up to 150 characters.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
+    )
+    email = forms.EmailField(
+        max_length=254,
+        help_text="For turn notifications and password resets. Never shown to other players.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password (again)",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        if services.username_is_taken(username=username):
+            raise forms.ValidationError(
+                "That username is already taken. Please choose another.", code="username_taken"
+            )
+        return username
+
+    def clean_email(self) -> str:
+        email: str = User.objects.normalize_email(self.cleaned_data["email"])
+        if services.email_is_taken(email=email):
+            raise forms.ValidationError(
+                "An account with that email address already exists. "
+                "Log in, or reset your password if you have forgotten it.",
+                code="email_taken",
+            )
+        return email
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        password1 = cleaned.get("password1")
+        password2 = cleaned.get("password2")
+        if password1 and password2 and password1 != password2:
+            self.add_error(
+                "password2",
+                forms.ValidationError("The two passwords do not match.", code="password_mismatch"),
+            )
+        elif password1:
+            # An unsaved user lets the similarity validator compare against username and email.
+            candidate = User(username=cleaned.get("username", ""), email=cleaned.get("email", ""))
+            try:
+                password_validation.validate_password(password1, candidate)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(
+        max_length=60,
+        required=False,
+        help_text="What other players see. Leave empty to use your username.",
+    )
+    email_on_turn = forms.BooleanField(required=False, label="Email me when it is my turn")
+    email_reminders = forms.BooleanField(
+        required=False, label="Send me reminders before a turn deadline"
+    )

@@ -1,0 +1,56 @@
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class User(AbstractUser):
+    """A player. Custom from day one so profile fields live on the user row."""
+
+    email = models.EmailField("email address", unique=True)
+    display_name = models.CharField(max_length=60, blank=True)
+    email_on_turn = models.BooleanField("email me when it is my turn", default=True)
+    email_reminders = models.BooleanField("send me reminders before a deadline", default=True)
+
+    class Meta:
+        verbose_name = "user"
+        verbose_name_plural = "users"
+        # "Bob" and "bob" (or two spellings of one email) are the same person to a human.
+        constraints = [
+            models.UniqueConstraint(
+                Lower("username"),
+                name="accounts_user_username_ci_unique",
+                violation_error_message="A user with that username already exists.",
+            ),
+            models.UniqueConstraint(
+                Lower("email"),
+                name="accounts_user_email_ci_unique",
+                violation_error_message="An account with that email address already exists.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def shown_name(self) -> str:
+        return self.display_name or self.username
+
+
+class ApiToken(models.Model):
+    """A personal API token for bots. Only the sha256 of the raw token is stored."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    name = models.CharField(max_length=60, default="api")
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created",)
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user})"

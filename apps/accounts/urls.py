@@ -1,0 +1,12 @@
+from django.urls import include, path
+
+from apps.accounts import views
+
+# django.contrib.auth.urls provides login, logout (POST only), password_change(_done),
+# password_reset(_done), password_reset_confirm and password_reset_complete, rendered with
+# the templates in templates/registration/.
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("profile/", views.profile, name="profile"),
+    path("", include("django.contrib.auth.urls")),
+]

@@ -1,0 +1,66 @@
+from typing import cast
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from apps.accounts import services
+from apps.accounts.forms import ProfileForm, SignUpForm
+from apps.accounts.models import User
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(settings.LOGIN_REDIRECT_URL)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.user_sign_up(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except IntegrityError:
+            form.add_error(None, "That username or email address was just taken. Try another.")
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to the Ashen Vault, {user.shown_name}!")
+            return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    user = cast(User, request.user)
+    if request.method == "POST":
+        form = ProfileForm(request.POST)
+        if form.is_valid():
+            services.user_profile_update(user=user, **form.cleaned_data)
+            messages.success(request, "Profile saved.")
+            return redirect("profile")
+    else:
+        form = ProfileForm(
+            initial={
+                "display_name": user.display_name,
+                "email_on_turn": user.email_on_turn,
+                "email_reminders": user.email_reminders,
+            }
+        )
+    return render(request, "accounts/profile.html", {"form": form, "profile_user": user})
