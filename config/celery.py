@@ -15,7 +15,7 @@ app.autodiscover_tasks()
 def _ensure_filesystem_broker_folders(sender: Celery, **kwargs: object) -> None:
     """The embedded (filesystem) broker needs its folders before a worker or producer starts."""
     options = sender.conf.broker_transport_options or {}
-    for key in ("data_folder_in", "data_folder_out", "processed_folder"):
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
         if folder := options.get(key):
             os.makedirs(folder, exist_ok=True)
 

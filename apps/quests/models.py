@@ -8,6 +8,11 @@ class QuestDefinition(models.Model):
     name = models.CharField(max_length=120)
     source = models.TextField(help_text="The quest file (YAML); see docs/quest-format.md.")
     enabled = models.BooleanField(default=True, help_text="Offered when creating a room.")
+    origin = models.CharField(
+        max_length=10,
+        choices=[("shipped", "Shipped quest file"), ("admin", "Edited by an admin")],
+        default="admin",
+    )
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

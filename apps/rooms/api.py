@@ -1,0 +1,123 @@
+"""`/api/rooms`: create a room, read it, take and leave seats (docs/web-contract.md).
+
+Rule violations answer 422 `{"detail": "..."}`, unknown or hidden rooms 404; a body that does not
+match the schema gets 400 (config/api.py's handler for ninja's ValidationError).
+"""
+
+from typing import Literal, cast
+
+from django.http import HttpRequest
+from ninja import Router, Schema, Status
+from ninja.errors import HttpError
+
+from apps.accounts.models import User
+from apps.rooms import services
+from apps.rooms.models import Room
+
+router = Router(tags=["rooms"])
+
+
+class RoomIn(Schema):
+    name: str
+    seats: int
+    quest: str = "ashen_vault"
+
+
+class SeatOut(Schema):
+    number: int
+    user: str | None
+    role: Literal["zargon", "heroes"]
+    heroes: list[str]
+
+
+class RoomOut(Schema):
+    id: int
+    name: str
+    quest: str
+    seat_count: int
+    status: str
+    invite_code: str
+    host: str
+    seats: list[SeatOut]
+    game_id: int | None
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+ERRORS = {404: ErrorOut, 422: ErrorOut}
+
+
+def _user(request: HttpRequest) -> User:
+    return cast(User, request.user)
+
+
+def _room_out(room: Room) -> RoomOut:
+    seats = [
+        SeatOut(number=s.number, user=s.username, role=s.role, heroes=s.heroes)
+        for s in services.room_seat_summaries(room=room)
+    ]
+    return RoomOut(
+        id=room.pk,
+        name=room.name,
+        quest=room.quest.slug,
+        seat_count=room.seat_count,
+        status=room.status,
+        invite_code=room.invite_code,
+        host=room.host.username,
+        seats=seats,
+        game_id=services.room_game_id(room=room),
+    )
+
+
+def _visible_room(request: HttpRequest, room_id: int) -> Room:
+    room = Room.objects.select_related("host", "quest").filter(pk=room_id).first()
+    if room is None or not services.room_visible_to(room=room, user=_user(request)):
+        raise HttpError(404, "There is no such room.")
+    return room
+
+
+def _unprocessable(error: services.RoomError) -> HttpError:
+    if isinstance(error, services.RoomNotFound):
+        return HttpError(404, error.message)
+    return HttpError(422, error.message)
+
+
+@router.post("", response={201: RoomOut, **ERRORS})
+def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
+    try:
+        room = services.room_create(
+            host=_user(request),
+            name=payload.name,
+            seat_count=payload.seats,
+            quest_slug=payload.quest,
+        )
+    except services.RoomError as error:
+        raise _unprocessable(error) from None
+    return Status(201, _room_out(room))
+
+
+@router.get("/{room_id}", response={200: RoomOut, **ERRORS})
+def get_room(request: HttpRequest, room_id: int) -> RoomOut:
+    return _room_out(_visible_room(request, room_id))
+
+
+@router.post("/{room_id}/seats/{number}", response={200: RoomOut, **ERRORS})
+def take_seat(request: HttpRequest, room_id: int, number: int) -> RoomOut:
+    _visible_room(request, room_id)
+    try:
+        services.room_seat_take(room_id=room_id, user=_user(request), number=number)
+    except services.RoomError as error:
+        raise _unprocessable(error) from None
+    return _room_out(_visible_room(request, room_id))
+
+
+@router.delete("/{room_id}/seats/{number}", response={200: RoomOut, **ERRORS})
+def leave_seat(request: HttpRequest, room_id: int, number: int) -> RoomOut:
+    _visible_room(request, room_id)
+    try:
+        services.room_seat_leave(room_id=room_id, user=_user(request), number=number)
+    except services.RoomError as error:
+        raise _unprocessable(error) from None
+    return _room_out(_visible_room(request, room_id))

@@ -1,0 +1,213 @@
+"""Rooms and seats: creating a room, taking and leaving seats, who plays what.
+
+Every function takes keyword arguments only and raises `RoomError` with a message a player can
+read. Launching is not here: it is a play service that reads these models (rooms never imports
+play) and sets `room.status` to playing.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.apps import apps
+from django.contrib.auth.models import AnonymousUser
+from django.db import IntegrityError, models, transaction
+
+from apps.accounts.models import User
+from apps.rooms.models import Room, Seat
+from apps.rules.data import heroes_of_seat
+
+MIN_SEATS = 2
+MAX_SEATS = 5
+ZARGON_SEAT = 1
+NAME_MAX_LENGTH = Room._meta.get_field("name").max_length or 80
+
+SeatRole = Literal["zargon", "heroes"]
+
+
+class RoomError(Exception):
+    """A request that the rules of rooms refuse; `message` is shown to the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class RoomNotFound(RoomError):
+    """No such room (views answer 404)."""
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    number: int
+    username: str | None
+    shown_name: str | None
+    role: SeatRole
+    heroes: list[str]
+
+
+def _quest_model() -> type[models.Model]:
+    # rooms and quests are independent siblings (import-linter): reach the model by label.
+    return apps.get_model("quests", "QuestDefinition")
+
+
+def quest_choices() -> models.QuerySet[Any]:
+    """The quests a new room may play: the enabled QuestDefinitions."""
+    return _quest_model()._default_manager.filter(enabled=True).order_by("name")
+
+
+def _validated_name(name: str) -> str:
+    name = name.strip()
+    if not name:
+        raise RoomError("Give the room a name.")
+    if len(name) > NAME_MAX_LENGTH:
+        raise RoomError(f"The room name can be at most {NAME_MAX_LENGTH} characters.")
+    return name
+
+
+def _validate_seat_count(seat_count: int) -> None:
+    if not MIN_SEATS <= seat_count <= MAX_SEATS:
+        raise RoomError(f"A room has {MIN_SEATS} to {MAX_SEATS} seats, not {seat_count}.")
+
+
+def _enabled_quest(slug: str) -> models.Model:
+    quest = quest_choices().filter(slug=slug).first()
+    if quest is None:
+        raise RoomError(f"There is no quest called “{slug}” to play.")
+    return quest
+
+
+def room_create(*, host: User, name: str, seat_count: int, quest_slug: str = "ashen_vault") -> Room:
+    """Create an open room with empty seats 1..seat_count. The host still has to take a seat."""
+    name = _validated_name(name)
+    _validate_seat_count(seat_count)
+    quest = _enabled_quest(quest_slug)
+    with transaction.atomic():
+        room = Room.objects.create(name=name, host=host, quest_id=quest.pk, seat_count=seat_count)
+        Seat.objects.bulk_create(
+            Seat(room=room, number=number) for number in range(1, seat_count + 1)
+        )
+    return room
+
+
+def _locked_room(room_id: int) -> Room:
+    """The room, its row locked until the transaction ends: seat changes in one room queue up."""
+    try:
+        return Room.objects.select_for_update().get(pk=room_id)
+    except Room.DoesNotExist:
+        raise RoomNotFound("There is no such room.") from None
+
+
+def _require_open(room: Room) -> None:
+    if room.status != Room.Status.OPEN:
+        raise RoomError("The quest has already started: seats can no longer change.")
+
+
+def _seat_of_number(room: Room, number: int) -> Seat:
+    seat = room.seats.select_related("user").filter(number=number).first()
+    if seat is None:
+        raise RoomError(f"This room has no seat {number}; its seats are 1 to {room.seat_count}.")
+    return seat
+
+
+def room_seat_take(*, room_id: int, user: User, number: int) -> Seat:
+    """Sit `user` in seat `number`, moving them from any other seat they held in the room."""
+    with transaction.atomic():
+        room = _locked_room(room_id)
+        _require_open(room)
+        seat = _seat_of_number(room, number)
+        if seat.user_id == user.pk:
+            return seat
+        if seat.user is not None:
+            raise RoomError(f"Seat {number} is already taken by {seat.user}.")
+        room.seats.filter(user=user).update(user=None)
+        seat.user = user
+        try:
+            with transaction.atomic():
+                seat.save(update_fields=["user"])
+        except IntegrityError:  # only reachable if a writer skipped the room lock
+            raise RoomError(f"Seat {number} was just taken; choose another.") from None
+    return seat
+
+
+def room_seat_leave(*, room_id: int, user: User, number: int | None = None) -> None:
+    """Free the seat `user` holds (only before launch). With `number`, it must be that seat."""
+    with transaction.atomic():
+        room = _locked_room(room_id)
+        _require_open(room)
+        seat = room.seats.filter(user=user).first()
+        if seat is None:
+            raise RoomError("You don't have a seat in this room.")
+        if number is not None and seat.number != number:
+            raise RoomError(f"You are in seat {seat.number}, not seat {number}.")
+        seat.user = None
+        seat.save(update_fields=["user"])
+
+
+def room_by_invite(*, code: str) -> Room:
+    room = Room.objects.select_related("host", "quest").filter(invite_code=code).first()
+    if room is None:
+        raise RoomNotFound("That invite link doesn't lead to any room. Check it and try again.")
+    return room
+
+
+def room_heroes_by_seat(*, seat_count: int) -> dict[int, list[str]]:
+    """The heroes each hero seat plays (rules.md 1, from the engine); seat 1 is Zargon, no key.
+
+    2 seats {2: BDEW}; 3 {2: BD, 3: EW}; 4 {2: BD, 3: E, 4: W}; 5 one hero each.
+    """
+    _validate_seat_count(seat_count)
+    return {
+        number: list(heroes_of_seat(seat_count, number))
+        for number in range(ZARGON_SEAT + 1, seat_count + 1)
+    }
+
+
+def room_seat_role(*, number: int) -> SeatRole:
+    return "zargon" if number == ZARGON_SEAT else "heroes"
+
+
+def room_is_full(room: Room) -> bool:
+    return not room.seats.filter(user__isnull=True).exists()
+
+
+def room_member_seat(*, room: Room, user: User | AnonymousUser) -> int | None:
+    """The seat number `user` holds in `room`, or None."""
+    if not user.is_authenticated:
+        return None
+    number: int | None = room.seats.filter(user=user).values_list("number", flat=True).first()
+    return number
+
+
+def room_is_member(*, room: Room, user: User | AnonymousUser) -> bool:
+    """The host and the seated players are the room's members."""
+    if not user.is_authenticated:
+        return False
+    return bool(room.host_id == user.pk or room_member_seat(room=room, user=user) is not None)
+
+
+def room_visible_to(*, room: Room, user: User | AnonymousUser) -> bool:
+    """Anyone logged in may see an open room (to join it); once launched, only its members."""
+    if not user.is_authenticated:
+        return False
+    return room.status == Room.Status.OPEN or room_is_member(room=room, user=user)
+
+
+def room_seat_summaries(*, room: Room) -> list[SeatSummary]:
+    """Every seat in order: who holds it and what it plays."""
+    heroes = room_heroes_by_seat(seat_count=room.seat_count)
+    return [
+        SeatSummary(
+            number=seat.number,
+            username=seat.user.username if seat.user else None,
+            shown_name=str(seat.user) if seat.user else None,
+            role=room_seat_role(number=seat.number),
+            heroes=heroes.get(seat.number, []),
+        )
+        for seat in room.seats.select_related("user").order_by("number")
+    ]
+
+
+def room_game_id(*, room: Room) -> int | None:
+    """The launched game's id through the reverse one-to-one `room.game`, or None."""
+    game = getattr(room, "game", None)  # a missing related object raises AttributeError too
+    return None if game is None else int(game.pk)

@@ -1,0 +1,117 @@
+from typing import cast
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.accounts.models import User
+from apps.rooms import services
+from apps.rooms.forms import RoomCreateForm
+from apps.rooms.models import Room
+
+
+def _url_or(name: str, arg: int, fallback: str) -> str:
+    """Reverse a URL of another app (play) without importing it; its path if not wired yet."""
+    try:
+        return reverse(name, args=[arg])
+    except NoReverseMatch:
+        return fallback
+
+
+def _room_or_404(room_id: int) -> Room:
+    room = Room.objects.select_related("host", "quest").filter(pk=room_id).first()
+    if room is None:
+        raise Http404("No such room.")
+    return room
+
+
+def _room_page(request: HttpRequest, room: Room) -> HttpResponse:
+    user = cast(User, request.user)
+    my_seat = services.room_member_seat(room=room, user=user)
+    is_open = room.status == Room.Status.OPEN
+    game_id = services.room_game_id(room=room)
+    context = {
+        "room": room,
+        "seats": services.room_seat_summaries(room=room),
+        "my_seat": my_seat,
+        "is_open": is_open,
+        "is_host": room.host_id == user.pk,
+        "is_full": services.room_is_full(room),
+        "invite_url": request.build_absolute_uri(reverse("rooms:join", args=[room.invite_code])),
+        "launch_url": _url_or("play:launch", room.pk, f"/rooms/{room.pk}/launch"),
+        "game_url": _url_or("play:game", game_id, f"/games/{game_id}/") if game_id else None,
+    }
+    return render(request, "rooms/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def room_create(request: HttpRequest) -> HttpResponse:
+    form = RoomCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            room = services.room_create(
+                host=cast(User, request.user),
+                name=form.cleaned_data["name"],
+                seat_count=form.cleaned_data["seats"],
+                quest_slug=form.cleaned_data["quest"].slug,
+            )
+        except services.RoomError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, f"Room “{room.name}” is ready. Take a seat and invite friends."
+            )
+            return redirect("rooms:detail", room_id=room.pk)
+    return render(request, "rooms/create.html", {"form": form})
+
+
+@login_required
+@require_GET
+def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
+    room = _room_or_404(room_id)
+    if not services.room_visible_to(room=room, user=cast(User, request.user)):
+        raise Http404("No such room.")
+    return _room_page(request, room)
+
+
+@login_required
+@require_GET
+def room_join(request: HttpRequest, code: str) -> HttpResponse:
+    """The invite link: whoever holds it sees the room page, and can take a free seat."""
+    try:
+        room = services.room_by_invite(code=code)
+    except services.RoomNotFound as error:
+        raise Http404(error.message) from None
+    return _room_page(request, room)
+
+
+@login_required
+@require_POST
+def seat_take(request: HttpRequest, room_id: int, number: int) -> HttpResponse:
+    try:
+        services.room_seat_take(room_id=room_id, user=cast(User, request.user), number=number)
+    except services.RoomNotFound:
+        raise Http404("No such room.") from None
+    except services.RoomError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"You took seat {number}.")
+    return redirect("rooms:detail", room_id=room_id)
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
+    try:
+        services.room_seat_leave(room_id=room_id, user=cast(User, request.user))
+    except services.RoomNotFound:
+        raise Http404("No such room.") from None
+    except services.RoomError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "You left your seat.")
+    return redirect("rooms:detail", room_id=room_id)

@@ -1,0 +1,71 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from pytest_django import Settings
+
+from apps.accounts.models import User
+from apps.quests.models import QuestDefinition
+from apps.rooms import services
+from apps.rooms.models import Room
+
+PASSWORD = "lantern-crypt-7781"
+QUEST_SOURCE = "name: The Ashen Vault\n"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Settings) -> None:
+    """Users here are fixtures, not security tests: skip the deliberately slow hasher."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_user(username: str) -> User:
+    user: User = get_user_model().objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+    return user
+
+
+@pytest.fixture
+def quest(db: None) -> QuestDefinition:
+    return QuestDefinition.objects.create(
+        slug="ashen_vault", name="The Ashen Vault", source=QUEST_SOURCE
+    )
+
+
+@pytest.fixture
+def host(db: None) -> User:
+    return make_user("hostess")
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return make_user("bob")
+
+
+@pytest.fixture
+def room(quest: QuestDefinition, host: User) -> Room:
+    return services.room_create(host=host, name="Friday table", seat_count=3)
+
+
+@pytest.fixture
+def host_client(client: Client, host: User) -> Client:
+    client.force_login(host)
+    return client
+
+
+@pytest.fixture
+def alice_client(alice: User) -> Client:
+    client = Client()
+    client.force_login(alice)
+    return client
+
+
+def mark_playing(room: Room) -> None:
+    """What the play app's launch does to the room (rooms never imports play)."""
+    room.status = Room.Status.PLAYING
+    room.save(update_fields=["status"])

@@ -1,0 +1,169 @@
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from apps.accounts.models import User
+from apps.play.models import Game
+from apps.quests.models import QuestDefinition
+from apps.rooms import services
+from apps.rooms.models import Room
+from tests.rooms.conftest import make_user, mark_playing
+
+pytestmark = pytest.mark.django_db
+
+
+def post_json(client: Client, url: str, body: Any) -> Any:
+    return client.post(url, json.dumps(body), content_type="application/json")
+
+
+def seat_url(room: Room, number: int) -> str:
+    return f"/api/rooms/{room.pk}/seats/{number}"
+
+
+def test_create_room(host_client: Client, host: User, quest: QuestDefinition) -> None:
+    response = post_json(host_client, "/api/rooms", {"name": "Bots' table", "seats": 3})
+
+    assert response.status_code == 201
+    room = Room.objects.get()
+    assert response.json() == {
+        "id": room.pk,
+        "name": "Bots' table",
+        "quest": "ashen_vault",
+        "seat_count": 3,
+        "status": "open",
+        "invite_code": room.invite_code,
+        "host": "hostess",
+        "seats": [
+            {"number": 1, "user": None, "role": "zargon", "heroes": []},
+            {"number": 2, "user": None, "role": "heroes", "heroes": ["barbarian", "dwarf"]},
+            {"number": 3, "user": None, "role": "heroes", "heroes": ["elf", "wizard"]},
+        ],
+        "game_id": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        ({"name": "T", "seats": 6}, "2 to 5 seats"),
+        ({"name": "T", "seats": 3, "quest": "the_pit"}, "no quest called"),
+        ({"name": " ", "seats": 3}, "Give the room a name"),
+    ],
+)
+def test_create_room_rule_violations_are_422(
+    host_client: Client, quest: QuestDefinition, body: dict[str, Any], detail: str
+) -> None:
+    response = post_json(host_client, "/api/rooms", body)
+
+    assert response.status_code == 422
+    assert detail in response.json()["detail"]
+    assert not Room.objects.exists()
+
+
+def test_malformed_body_is_refused(host_client: Client, quest: QuestDefinition) -> None:
+    response = post_json(host_client, "/api/rooms", {"seats": "many"})
+
+    assert response.status_code == 400  # config/api.py maps schema errors to 400
+    assert response.json()["detail"].startswith("Malformed request")
+    assert not Room.objects.exists()
+
+
+def test_get_open_room_as_any_user(alice_client: Client, room: Room) -> None:
+    response = alice_client.get(f"/api/rooms/{room.pk}")
+
+    assert response.status_code == 200
+    assert response.json()["invite_code"] == room.invite_code
+
+
+def test_get_unknown_room_is_404(alice_client: Client, quest: QuestDefinition) -> None:
+    response = alice_client.get("/api/rooms/999")
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "There is no such room."}
+
+
+def test_playing_room_is_404_for_non_members(alice_client: Client, room: Room, host: User) -> None:
+    mark_playing(room)
+
+    assert alice_client.get(f"/api/rooms/{room.pk}").status_code == 404
+    assert alice_client.post(seat_url(room, 2)).status_code == 404
+
+
+def test_playing_room_shows_its_game_to_members(
+    alice_client: Client, room: Room, alice: User
+) -> None:
+    services.room_seat_take(room_id=room.pk, user=alice, number=2)
+    mark_playing(room)
+    game = Game.objects.create(room=room, quest_slug="ashen_vault", seats=3, seed=1, state={})
+
+    response = alice_client.get(f"/api/rooms/{room.pk}")
+
+    assert response.status_code == 200
+    assert response.json()["status"] == "playing"
+    assert response.json()["game_id"] == game.pk
+
+
+def test_take_and_leave_seat(alice_client: Client, room: Room, alice: User) -> None:
+    response = alice_client.post(seat_url(room, 2))
+
+    assert response.status_code == 200
+    assert response.json()["seats"][1]["user"] == "alice"
+
+    response = alice_client.delete(seat_url(room, 2))
+
+    assert response.status_code == 200
+    assert response.json()["seats"][1]["user"] is None
+    assert services.room_member_seat(room=room, user=alice) is None
+
+
+def test_taking_a_taken_seat_is_422(alice_client: Client, room: Room, bob: User) -> None:
+    services.room_seat_take(room_id=room.pk, user=bob, number=2)
+
+    response = alice_client.post(seat_url(room, 2))
+
+    assert response.status_code == 422
+    assert response.json() == {"detail": "Seat 2 is already taken by bob."}
+
+
+def test_taking_a_seat_of_a_full_room_is_422(alice_client: Client, room: Room, host: User) -> None:
+    for number in (1, 2, 3):
+        services.room_seat_take(room_id=room.pk, user=make_user(f"p{number}"), number=number)
+
+    response = alice_client.post(seat_url(room, 3))
+
+    assert response.status_code == 422
+    assert "already taken" in response.json()["detail"]
+
+
+def test_taking_a_missing_seat_is_422(alice_client: Client, room: Room) -> None:
+    response = alice_client.post(seat_url(room, 9))
+
+    assert response.status_code == 422
+    assert "no seat 9" in response.json()["detail"]
+
+
+def test_leaving_after_launch_is_422(alice_client: Client, room: Room, alice: User) -> None:
+    services.room_seat_take(room_id=room.pk, user=alice, number=2)
+    mark_playing(room)
+
+    response = alice_client.delete(seat_url(room, 2))
+
+    assert response.status_code == 422
+    assert "already started" in response.json()["detail"]
+
+
+def test_leaving_a_seat_held_by_another_is_422(alice_client: Client, room: Room, bob: User) -> None:
+    services.room_seat_take(room_id=room.pk, user=bob, number=2)
+
+    response = alice_client.delete(seat_url(room, 2))
+
+    assert response.status_code == 422
+    assert services.room_member_seat(room=room, user=bob) == 2
+
+
+def test_api_needs_authentication(client: Client, room: Room) -> None:
+    assert client.get(f"/api/rooms/{room.pk}").status_code == 401
+    assert post_json(client, "/api/rooms", {"name": "T", "seats": 3}).status_code == 401
+    assert client.post(seat_url(room, 2)).status_code == 401
