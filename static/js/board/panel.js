@@ -1,0 +1,295 @@
+// The side panel: turn status, action buttons, hero sheets, quest text, dice tray and log.
+
+import { diceList } from "./dice.js";
+import { el, fill } from "./dom.js";
+import { actionsOf, activeMonsterIds, castableSpells } from "./model.js";
+import { HERO_COLOURS, heroDisplay, heroName, monsterLabel, pretty, shortId, spellName, trapName } from "./names.js";
+
+/** A readable name for a cast/attack target id. */
+function targetName(index, target) {
+  const m = index.monsters.get(target);
+  if (m) return monsterLabel(m);
+  if (index.heroes.has(target)) return heroDisplay(index.heroes.get(target));
+  if (index.doorsById.has(target)) return `door ${shortId(target)}`.trim();
+  return String(target);
+}
+
+/** The button label for a legal action. */
+export function actionLabel(action, index) {
+  const t = action.type;
+  switch (t) {
+    case "roll_movement": return "Roll for movement";
+    case "move": return `Move to ${action.to?.join(", ")}`;
+    case "open_door": return `Open door ${shortId(action.door)}`.trim();
+    case "attack": return `Attack ${targetName(index, action.target)}`;
+    case "cast": return `${spellName(action.spell)} on ${targetName(index, action.target)}`;
+    case "search_treasure": return "Search for treasure";
+    case "search_traps": return "Search for traps";
+    case "search_secret_doors": return "Search for secret doors";
+    case "disarm": {
+      const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
+      return `Disarm the ${trap ? trapName(trap.kind) : "trap"} ${shortId(action.trap)}`.trim();
+    }
+    case "jump": {
+      const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
+      return `Jump the ${trap ? trapName(trap.kind) : "trap"} to ${action.to?.join(", ")}`;
+    }
+    case "drink_potion": return "Drink a healing potion";
+    case "take_belongings": {
+      const h = index.heroes.get(action.from);
+      return `Take the ${h ? heroDisplay(h) : heroName(action.from)}'s belongings`;
+    }
+    case "escape": return "Escape by the stairway";
+    case "end_turn": return "End turn";
+    case "monster_move": return `Move to ${action.to?.join(", ")}`;
+    case "monster_attack": {
+      const h = index.heroes.get(action.target);
+      return `Attack the ${h ? heroDisplay(h) : heroName(action.target)}`;
+    }
+    case "end_activation": {
+      const m = index.monsters.get(action.monster);
+      return `End activation${m ? ` of ${monsterLabel(m)}` : ""}`;
+    }
+    case "end_phase": return "End Zargon's phase";
+    default: return pretty(t);
+  }
+}
+
+function actionButton(action, index, onAction, extra = {}) {
+  const cls = ["act", `act-${action.type}`];
+  if (action.type === "end_turn" || action.type === "end_phase") cls.push("primary");
+  return el("button", {
+    type: "button", class: cls.join(" "), dataset: { action: action.type },
+    onclick: () => onAction(action), ...extra,
+  }, actionLabel(action, index));
+}
+
+/** Whose turn, movement, action used, and the "your turn" highlight. */
+export function renderTurn(box, view, index) {
+  const turn = view.turn ?? {};
+  const mine = (view.legal_actions ?? []).length > 0;
+  box.classList.toggle("your-turn", mine);
+  const rows = [];
+  let who;
+  if (turn.phase === "over" || view.outcome) who = "The quest is over";
+  else if (turn.phase === "monsters") who = "Zargon's phase: the monsters move";
+  else if (turn.hero) who = `The ${heroDisplay(index.heroes.get(turn.hero) ?? { hero: turn.hero })}'s turn`;
+  else who = "Waiting";
+  const head = el("p", { class: "turn-who" });
+  if (turn.phase === "heroes" && turn.hero) head.appendChild(el("span", { class: "hero-dot", style: `background:${HERO_COLOURS[turn.hero] ?? "#777"}` }));
+  head.appendChild(document.createTextNode(who));
+  rows.push(el("p", { class: "turn-round muted small" }, `Round ${view.round ?? "?"} · ${view.quest?.name ?? ""}`));
+  rows.push(head);
+  if (mine) rows.push(el("p", { class: "your-turn-badge" }, "Your turn"));
+  else if (turn.phase !== "over" && !view.outcome) rows.push(el("p", { class: "muted small" }, turn.seat === 1 ? "Waiting for Zargon…" : `Waiting for seat ${turn.seat ?? "?"}…`));
+  if (turn.phase === "heroes" && turn.hero) {
+    rows.push(el("dl", { class: "turn-facts" },
+      el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, turn.movement_rolled ? `${turn.movement_left} left` : "not rolled"),
+      el("dt", {}, "Moved"), el("dd", {}, turn.has_moved ? "yes" : "not yet"),
+      el("dt", {}, "Action"), el("dd", { "data-field": "action" }, turn.has_acted ? "used" : "available"),
+    ));
+  } else if (turn.phase === "monsters" && turn.active_monster) {
+    const m = index.monsters.get(turn.active_monster);
+    rows.push(el("dl", { class: "turn-facts" },
+      el("dt", {}, "Active"), el("dd", {}, m ? monsterLabel(m) : "a monster"),
+      el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, `${turn.monster_movement_left ?? "?"} left`),
+      el("dt", {}, "Attack"), el("dd", { "data-field": "action" }, turn.monster_has_attacked ? "used" : "available"),
+    ));
+  }
+  fill(box, rows);
+}
+
+function group(title, ...buttons) {
+  const items = buttons.flat(Infinity).filter(Boolean);
+  if (!items.length) return null;
+  return el("div", { class: "action-group" }, el("h3", { class: "action-group-title" }, title), el("div", { class: "actions" }, items));
+}
+
+function heroActionGroups(view, index, ui, h) {
+  const btn = (a) => actionButton(a, index, h.onAction);
+  const of = (type) => actionsOf(view, type).map(btn);
+  const spells = castableSpells(view).map((spell) => el("button", {
+    type: "button", class: `act act-spell${ui.spell === spell ? " selected" : ""}`, "aria-pressed": ui.spell === spell ? "true" : "false",
+    dataset: { spell }, onclick: () => h.onSelectSpell(ui.spell === spell ? null : spell),
+  }, spellName(spell)));
+  const spellTargets = ui.spell
+    ? el("div", { class: "spell-targets" },
+      el("p", { class: "small muted" }, `Choose a target for ${spellName(ui.spell)} (on the board or here). Esc cancels.`),
+      el("div", { class: "actions" }, actionsOf(view, "cast", (a) => a.spell === ui.spell).map(btn)))
+    : null;
+  const moves = actionsOf(view, "move").length
+    ? el("p", { class: "small muted hint" }, "Tap a green square to move (arrow keys step too).")
+    : null;
+  return [
+    group("Movement", of("roll_movement"), moves),
+    group("Fight", of("attack")),
+    group("Spells", spells, spellTargets),
+    group("Search", of("search_treasure"), of("search_traps"), of("search_secret_doors")),
+    group("Traps and doors", of("disarm"), of("jump"), of("open_door")),
+    group("Free actions", of("drink_potion"), of("take_belongings")),
+    group("Leave", of("escape")),
+  ];
+}
+
+function zargonActionGroups(view, index, ui, h) {
+  const btn = (a) => actionButton(a, index, h.onAction);
+  const monsters = activeMonsterIds(view).map((id) => {
+    const m = index.monsters.get(id);
+    return el("button", {
+      type: "button", class: `act act-select${ui.monster === id ? " selected" : ""}`, "aria-pressed": ui.monster === id ? "true" : "false",
+      dataset: { monster: id }, onclick: () => h.onSelectMonster(ui.monster === id ? null : id),
+    }, m ? monsterLabel(m) : id);
+  });
+  const sel = ui.monster;
+  const selActions = sel
+    ? [
+      actionsOf(view, "monster_move", (a) => a.monster === sel).length
+        ? el("p", { class: "small muted hint" }, "Tap a green square to move it.") : null,
+      actionsOf(view, "monster_attack", (a) => a.monster === sel).map(btn),
+      actionsOf(view, "end_activation", (a) => a.monster === sel).map(btn),
+    ]
+    : [el("p", { class: "small muted hint" }, "Select a monster (tap it on the board) to move or attack.")];
+  return [group("Monsters", monsters), group("Selected monster", selActions)];
+}
+
+const KNOWN = new Set(["roll_movement", "move", "open_door", "attack", "cast", "search_treasure", "search_traps",
+  "search_secret_doors", "disarm", "jump", "drink_potion", "take_belongings", "escape", "end_turn",
+  "monster_move", "monster_attack", "end_activation", "end_phase"]);
+
+/** Buttons for every legal action that is not only a board click. */
+export function renderActions(box, view, index, ui, handlers) {
+  const legal = view.legal_actions ?? [];
+  if (!legal.length) {
+    fill(box, el("p", { class: "muted small" }, view.outcome ? "No more moves: the quest is over." : "Nothing to do until your turn."));
+    return;
+  }
+  const groups = view.role === "zargon" ? zargonActionGroups(view, index, ui, handlers) : heroActionGroups(view, index, ui, handlers);
+  const other = legal.filter((a) => !KNOWN.has(a.type)).map((a) => actionButton(a, index, handlers.onAction));
+  const enders = [...actionsOf(view, "end_turn"), ...actionsOf(view, "end_phase")]
+    .map((a) => actionButton(a, index, handlers.onAction, { title: "Enter" }));
+  fill(box, groups, group("Other", other), enders.length ? el("div", { class: "actions end-actions" }, enders, el("span", { class: "small muted" }, "or press Enter")) : null);
+}
+
+function statRow(label, value) {
+  return [el("dt", {}, label), el("dd", {}, value)];
+}
+
+function pips(current, max) {
+  const wrap = el("span", { class: "pips", role: "img", "aria-label": `${current} of ${max}` });
+  for (let i = 0; i < max; i++) wrap.appendChild(el("span", { class: i < current ? "pip-on" : "pip-off" }));
+  return el("span", { class: "pip-stat" }, wrap, el("span", { class: "pip-num" }, `${current}/${max}`));
+}
+
+function heroSheet(h, view) {
+  const owned = (view.heroes_owned ?? []).includes(h.hero);
+  const acting = view.turn?.phase === "heroes" && view.turn?.hero === h.hero;
+  const status = h.status === "playing" ? (h.in_pit ? "in a pit" : "") : h.status;
+  const rows = [
+    ...statRow("Body", pips(h.body ?? 0, h.body_max ?? 0)),
+    ...statRow("Mind", pips(h.mind ?? 0, h.mind_max ?? 0)),
+    ...statRow("Attack / Defend", `${h.attack ?? "?"} / ${h.defend ?? "?"}`),
+    ...statRow("Weapon", pretty(h.weapon) || "none"),
+    ...statRow("Armour", (h.armour ?? []).map(pretty).join(", ") || "none"),
+  ];
+  if ((h.effects ?? []).length) rows.push(...statRow("Effects", h.effects.map(pretty).join(", ")));
+  if ("spells" in h) rows.push(...statRow("Spells left", (h.spells ?? []).map(spellName).join(", ") || "none"));
+  if ("potions" in h) rows.push(...statRow("Potions", String(h.potions ?? 0)));
+  if ("gold" in h) rows.push(...statRow("Gold", String(h.gold ?? 0)));
+  if ("tool_kit" in h) rows.push(...statRow("Tool kit", h.tool_kit ? "yes" : "no"));
+  if ((h.artifacts ?? []).length) rows.push(...statRow("Artifacts", h.artifacts.map(pretty).join(", ")));
+  return el("article", { class: `hero-sheet${acting ? " acting" : ""}${owned ? " owned" : ""}`, dataset: { hero: h.hero } },
+    el("h3", {}, el("span", { class: "hero-dot", style: `background:${HERO_COLOURS[h.hero] ?? "#777"}` }), heroDisplay(h),
+      heroDisplay(h) !== heroName(h.hero) ? el("span", { class: "muted small" }, heroName(h.hero)) : null,
+      owned ? el("span", { class: "tag" }, "yours") : null, status ? el("span", { class: "tag tag-status" }, status) : null),
+    el("dl", { class: "sheet-facts" }, rows));
+}
+
+/** Hero sheets: the seat's own heroes first, then the others. */
+export function renderHeroes(box, view) {
+  const owned = view.heroes_owned ?? [];
+  const heroes = [...(view.heroes ?? [])].sort((a, b) => Number(owned.includes(b.hero)) - Number(owned.includes(a.hero)));
+  fill(box, heroes.map((h) => heroSheet(h, view)));
+}
+
+/** Zargon's monster roster. */
+export function renderMonsters(box, view) {
+  if (view.role !== "zargon") {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const items = (view.monsters ?? []).map((m) => el("li", { class: m.revealed === false ? "muted" : "" },
+    `${monsterLabel(m)} · Body ${m.body}/${m.body_max}`,
+    m.asleep ? " · asleep" : "", m.activated ? " · done" : ""));
+  fill(box, el("summary", {}, `Monsters (${items.length})`), el("ul", { class: "roster" }, items));
+}
+
+/** Zargon sees the quest notes; heroes see the parchment. */
+export function renderQuest(box, view) {
+  const zargon = view.role === "zargon";
+  const text = zargon ? view.quest?.notes ?? "" : view.quest?.parchment ?? "";
+  const paras = String(text).split(/\n\s*\n/).filter((p) => p.trim()).map((p) => el("p", {}, p.trim()));
+  const wasOpen = box.open;
+  fill(box, el("summary", {}, zargon ? "Quest notes (Zargon only)" : "The parchment"), el("div", { class: zargon ? "quest-notes" : "parchment" }, paras));
+  box.open = wasOpen;
+}
+
+/** One line of the story: a log entry (or a run of steps), its dice drawn inline. */
+function logItem(group) {
+  const e = group[group.length - 1];
+  return el("li", { class: `log-entry log-${e.type ?? "event"}`, dataset: { seq: e.seq ?? "" } },
+    el("span", { class: "log-text" }, e.text ?? ""),
+    group.length > 1 ? el("span", { class: "log-steps muted small" }, ` (${group.length} steps)`) : null,
+    (e.dice ?? []).length ? diceList(e.dice) : null);
+}
+
+const MOVES = new Set(["move", "monster_move"]);
+const moverOf = (e) => (MOVES.has(e?.type) && !(e.dice ?? []).length ? `${e.type}:${e.hero ?? e.monster ?? ""}` : null);
+
+/** Consecutive single-square moves of one figure read as one line of the story. */
+function groupEntries(entries) {
+  const groups = [];
+  for (const e of entries) {
+    const last = groups[groups.length - 1];
+    const mover = moverOf(e);
+    if (mover && last && moverOf(last[last.length - 1]) === mover) last.push(e);
+    else groups.push([e]);
+  }
+  return groups;
+}
+
+/** The log as a story, newest at the bottom, dice drawn inline; keeps the reader's scroll. */
+export function renderLog(list, view) {
+  const entries = view.log ?? [];
+  const last = entries.length ? String(entries[entries.length - 1].seq ?? entries.length) : "";
+  if (list.dataset.last === last) return;
+  const scroller = list.parentElement;
+  const atBottom = !scroller || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 40;
+  fill(list, groupEntries(entries).map(logItem));
+  list.dataset.last = last;
+  if (scroller && (atBottom || !list.dataset.scrolled)) scroller.scrollTop = scroller.scrollHeight;
+  list.dataset.scrolled = "1";
+}
+
+/** The latest roll, drawn large. */
+export function renderDiceTray(box, view) {
+  const entries = view.log ?? [];
+  const last = [...entries].reverse().find((e) => (e.dice ?? []).length);
+  if (!last) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  fill(box, el("p", { class: "dice-tray-text small" }, last.text ?? ""), diceList(last.dice));
+}
+
+/** The outcome banner. */
+export function renderOutcome(banner, view) {
+  if (!view.outcome) {
+    banner.hidden = true;
+    return;
+  }
+  banner.hidden = false;
+  banner.className = `outcome-banner outcome-${view.outcome}`;
+  banner.textContent = view.outcome === "heroes" ? "The heroes escaped!" : "Zargon wins";
+}

@@ -1,0 +1,539 @@
+"""Three players at one table in real Chromium: sign up, open a room, take seats, launch, play
+hero turns and a Zargon phase by clicking the board, reload mid-turn, and check that nothing
+hidden reaches a hero seat (page source, DOM, websocket frames).
+
+The site runs in a real `daphne` subprocess (HTTP and websockets) against the test database:
+PostgreSQL's test database when DATABASE_URL points there (the test is transactional, so its rows
+are visible to the subprocess), otherwise a throwaway SQLite file migrated for this test.
+Chromium is Debian's /usr/bin/chromium; Playwright never downloads a browser.
+"""
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+PASSWORD = "cinder-stair-4417"
+# Zargon's ids for pieces the heroes have not seen start with these; a hero seat never sees them.
+HIDDEN_ID = re.compile(r"\bz-[a-z]-[\w-]+")
+# The heroes walk to the stair door, then to the Guard Room door, to wake some monsters.
+GOALS = [((2, 14), ((2, 14), (2, 13))), ((3, 12), ((3, 12), (3, 11)))]
+
+Square = tuple[int, int]
+
+
+def skip_or_fail(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"{reason}, but CI=true: CI must run the browser tests")
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def postgres_url() -> str:
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def wait_until_serving(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"daphne exited:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.25)
+    raise AssertionError(f"daphne did not start:\n{log.read_text()}")
+
+
+@pytest.fixture
+def chromium() -> str:
+    if not CHROMIUM.exists():
+        skip_or_fail("needs Debian's Chromium at /usr/bin/chromium (make browser installs it)")
+    return str(CHROMIUM)
+
+
+@pytest.fixture
+def site(transactional_db: None, tmp_path: Path) -> Iterator[str]:
+    """A daphne process serving the whole site; yields its base URL."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "SECRET_KEY": settings.SECRET_KEY,
+        "DEBUG": "true",  # static files through WhiteNoise's finders, no collectstatic
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CELERY_BROKER_URL": "memory://",  # notifications are queued, never run, no files
+        "LOG_LEVEL": "WARNING",
+    }
+    if connection.vendor == "sqlite":
+        env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+        for command in (["migrate", "--noinput"], ["load_quests"]):
+            subprocess.run(
+                [sys.executable, "manage.py", *command],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+            )
+    else:
+        from apps.quests.services import quest_sync_shipped
+
+        quest_sync_shipped()
+        env["DATABASE_URL"] = postgres_url()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "daphne.log"
+    daphne = Path(sys.executable).parent / "daphne"
+    process = subprocess.Popen(
+        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_until_serving(base, process, log)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@dataclass
+class Player:
+    name: str
+    page: Any
+    frames: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+    def record_frames(self) -> None:
+        self.page.on(
+            "websocket", lambda ws: ws.on("framereceived", lambda data: self.frames.append(data))
+        )
+
+
+# ---- Helpers over the page ---------------------------------------------------------------
+
+
+def sign_up(player: Player, base: str) -> None:
+    page = player.page
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("#id_username", player.name)
+    page.fill("#id_email", f"{player.name}@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+    assert "/signup" not in page.url, page.content()
+
+
+def take_seat(player: Player, number: int) -> None:
+    player.page.click(f"#seat-{number} button")
+    player.page.wait_for_load_state()
+    assert "(you)" in player.page.text_content(f"#seat-{number}")
+
+
+def open_game(player: Player, url: str) -> None:
+    response = player.page.goto(url)
+    assert response is not None and response.ok
+    player.sources.append(response.text())
+    wait_live(player)
+
+
+def wait_live(player: Player) -> None:
+    player.page.wait_for_selector("#connection[data-state=live]", timeout=15000)
+    settle(player)
+
+
+def api_view(player: Player, game_url: str) -> dict[str, Any]:
+    game_id = re.search(r"/games/(\d+)/", game_url)
+    assert game_id is not None
+    base = game_url.split("/games/")[0]
+    response = player.page.request.get(f"{base}/api/games/{game_id[1]}/view")
+    assert response.ok, response.text()
+    view: dict[str, Any] = response.json()
+    return view
+
+
+def settle(player: Player) -> None:
+    """Wait until the page is idle (no post in flight, no multi-square walk)."""
+    player.page.wait_for_function(
+        """() => {
+            const r = document.getElementById('play');
+            return r && r.getAttribute('aria-busy') !== 'true' && r.dataset.walking !== '1';
+        }""",
+        timeout=20000,
+    )
+
+
+def caught_up(player: Player, version: int) -> None:
+    player.page.wait_for_function(
+        "v => Number(document.getElementById('play').dataset.version) >= v",
+        arg=version,
+        timeout=15000,
+    )
+
+
+def blur(player: Player) -> None:
+    player.page.evaluate("document.activeElement && document.activeElement.blur()")
+
+
+def square_of(hero: str, view: dict[str, Any]) -> Square | None:
+    for h in view["heroes"]:
+        if h["hero"] == hero and h["position"]:
+            return (h["position"][0], h["position"][1])
+    return None
+
+
+def door_id(view: dict[str, Any], edge: tuple[Square, Square]) -> str | None:
+    for d in view["map"]["doors"]:
+        a, b = (tuple(d["between"][0]), tuple(d["between"][1]))
+        if {a, b} == set(edge):
+            return str(d["id"])
+    return None
+
+
+def door_open(view: dict[str, Any], edge: tuple[Square, Square]) -> bool:
+    return any(
+        {tuple(d["between"][0]), tuple(d["between"][1])} == set(edge) and d["open"]
+        for d in view["map"]["doors"]
+    )
+
+
+def highlighted(player: Player) -> list[Square]:
+    keys: list[str] = player.page.eval_on_selector_all(
+        "#board .hl-move, #board .hl-reach", "els => els.map(e => e.dataset.square)"
+    )
+    return [(int(k.split(",")[0]), int(k.split(",")[1])) for k in keys]
+
+
+def distance(a: Square, b: Square) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def act_and_wait(player: Player, game_url: str, do: Any) -> dict[str, Any]:
+    before = api_view(player, game_url)["version"]
+    do()
+    settle(player)
+    view = api_view(player, game_url)
+    assert view["version"] > before, "the click posted nothing"
+    caught_up(player, view["version"])
+    return view
+
+
+# ---- One hero turn, one Zargon phase -----------------------------------------------------
+
+
+def play_hero_turn(player: Player, game_url: str, reload_midway: bool = False) -> None:
+    """Roll, walk towards the next closed goal door and open it, then end the turn with Enter."""
+    page = player.page
+    view = api_view(player, game_url)
+    hero = view["turn"]["hero"]
+    if any(a["type"] == "roll_movement" for a in view["legal_actions"]):
+        view = act_and_wait(
+            player, game_url, lambda: page.get_by_role("button", name="Roll for movement").click()
+        )
+        # The roll is drawn as red dice in the tray and the log.
+        assert page.locator("#dice-tray svg.die-red").count() >= 1
+    for _ in range(12):
+        goal = next(((sq, edge) for sq, edge in GOALS if not door_open(view, edge)), None)
+        if goal is None:
+            break
+        target, edge = goal
+        door = door_id(view, edge)
+        opening = [
+            a for a in view["legal_actions"] if a["type"] == "open_door" and a["door"] == door
+        ]
+        if opening:
+            view = act_and_wait(
+                player,
+                game_url,
+                lambda d=door: page.locator(f'#board [data-door="{d}"] .door-hit').click(
+                    force=True
+                ),
+            )
+            continue
+        here = square_of(hero, view)
+        squares = highlighted(player)
+        if here is None or not squares:
+            break
+        best = min(squares, key=lambda s: distance(s, target))
+        if distance(best, target) >= distance(here, target):
+            break
+        key = f"{best[0]},{best[1]}"
+        view = act_and_wait(
+            player,
+            game_url,
+            lambda k=key: page.locator(
+                f'#board .hl-move[data-square="{k}"], #board .hl-reach[data-square="{k}"]'
+            ).first.click(force=True),
+        )
+        if reload_midway:
+            reload_midway = False
+            check_reload_keeps_state(player, hero)
+    blur(player)
+    act_and_wait(player, game_url, lambda: page.keyboard.press("Enter"))
+
+
+def check_reload_keeps_state(player: Player, hero: str) -> None:
+    page = player.page
+    token = f'#board [data-hero="{hero}"] circle.hero-token'
+    before = (
+        page.text_content("#turn-panel"),
+        page.get_attribute(token, "cx"),
+        page.get_attribute(token, "cy"),
+    )
+    response = page.reload()
+    assert response is not None and response.ok
+    player.sources.append(response.text())
+    wait_live(player)
+    after = (
+        page.text_content("#turn-panel"),
+        page.get_attribute(token, "cx"),
+        page.get_attribute(token, "cy"),
+    )
+    assert after == before
+
+
+def play_zargon_phase(player: Player, game_url: str) -> bool:
+    """Activate one monster by clicking it, move or attack by clicking, end it and the phase."""
+    page = player.page
+    view = api_view(player, game_url)
+    monsters = [a["monster"] for a in view["legal_actions"] if a["type"] == "monster_move"]
+    monsters += [a["monster"] for a in view["legal_actions"] if a["type"] == "monster_attack"]
+    acted = False
+    if monsters:
+        monster = monsters[0]
+        page.locator(f'#board [data-monster="{monster}"]').click(force=True)
+        page.wait_for_selector(f'#board [data-monster="{monster}"].selected')
+        attack = [
+            a
+            for a in view["legal_actions"]
+            if a["type"] == "monster_attack" and a["monster"] == monster
+        ]
+        if attack:
+            hero = attack[0]["target"]
+            view = act_and_wait(
+                player,
+                game_url,
+                lambda: page.locator(f'#board [data-hero="{hero}"]').click(force=True),
+            )
+            assert page.locator("#game-log svg.die-combat").count() >= 1
+        else:
+            squares = [s for s in highlighted(player)]
+            assert squares, "a monster that may move shows no green squares"
+            heroes = [tuple(h["position"]) for h in view["heroes"] if h["position"]]
+            best = min(squares, key=lambda s: min(distance(s, h) for h in heroes))
+            key = f"{best[0]},{best[1]}"
+            view = act_and_wait(
+                player,
+                game_url,
+                lambda: page.locator(
+                    f'#board .hl-move[data-square="{key}"], #board .hl-reach[data-square="{key}"]'
+                ).first.click(force=True),
+            )
+        acted = True
+        ends = page.get_by_role("button", name=re.compile("^End activation"))
+        if ends.count():
+            view = act_and_wait(player, game_url, lambda: ends.first.click())
+    blur(player)
+    act_and_wait(player, game_url, lambda: page.keyboard.press("Enter"))
+    return acted
+
+
+# ---- What a hero seat must never see -----------------------------------------------------
+
+
+def hidden_facts(zargon_view: dict[str, Any]) -> tuple[set[Square], set[Square], set[Square]]:
+    """Squares of unrevealed monsters, undetected traps and unrevealed areas (Zargon's view)."""
+    monsters = {
+        (m["position"][0], m["position"][1])
+        for m in zargon_view["monsters"]
+        if m.get("revealed") is False and m["position"]
+    }
+    traps = {
+        (t["square"][0], t["square"][1])
+        for t in zargon_view["map"]["traps"]
+        if not t["detected"] and t["square"]
+    }
+    squares = {(s["x"], s["y"]) for s in zargon_view["map"]["squares"] if not s["revealed"]}
+    return monsters, traps, squares
+
+
+def assert_view_hides(view: dict[str, Any], hidden: tuple[set[Square], ...], where: str) -> None:
+    monsters, traps, squares = hidden
+    text = json.dumps(view)
+    assert not HIDDEN_ID.search(text), f"{where}: Zargon's id {HIDDEN_ID.search(text)}"
+    seen_monsters = {
+        (m["position"][0], m["position"][1]) for m in view["monsters"] if m["position"]
+    }
+    leaked = seen_monsters & monsters
+    assert not leaked, f"{where}: unrevealed monsters at {leaked}"
+    seen_traps = {(t["square"][0], t["square"][1]) for t in view["map"]["traps"] if t["square"]}
+    assert not seen_traps & traps, f"{where}: undetected traps at {seen_traps & traps}"
+    seen_squares = {(s["x"], s["y"]) for s in view["map"]["squares"]}
+    assert not seen_squares & squares, f"{where}: unrevealed squares {seen_squares & squares}"
+
+
+def embedded_view(source: str) -> dict[str, Any]:
+    match = re.search(r'<script id="seat-view"[^>]*>(.*?)</script>', source, re.S)
+    assert match, "the page embeds no seat view"
+    view: dict[str, Any] = json.loads(match[1])
+    return view
+
+
+def assert_hero_seat_clean(player: Player, zargon_view: dict[str, Any], game_url: str) -> None:
+    hidden = hidden_facts(zargon_view)
+    monsters = hidden[0]
+    assert monsters, "the scenario needs monsters that are still hidden"
+    for i, source in enumerate(player.sources):
+        assert not HIDDEN_ID.search(source), f"{player.name} page source {i}"
+        assert_view_hides(embedded_view(source), hidden, f"{player.name} page source {i}")
+    dom = player.page.content()
+    assert not HIDDEN_ID.search(dom), f"{player.name} DOM"
+    drawn = player.page.eval_on_selector_all(
+        "#board [data-monster] .monster-token",
+        "els => els.map(e => [Math.floor(+e.getAttribute('x')), Math.floor(+e.getAttribute('y'))])",
+    )
+    assert not {tuple(p) for p in drawn} & monsters, f"{player.name} draws a hidden monster"
+    assert_view_hides(api_view(player, game_url), hidden, f"{player.name} API view")
+    views = 0
+    for raw in player.frames:
+        assert not HIDDEN_ID.search(raw), f"{player.name} websocket frame"
+        frame = json.loads(raw)
+        if frame.get("type") == "view":
+            views += 1
+            assert_view_hides(frame["view"], hidden, f"{player.name} frame v{frame['version']}")
+    assert views >= 1, f"{player.name} received no websocket view frames"
+
+
+# ---- The scenario ------------------------------------------------------------------------
+
+
+def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            players = []
+            for name in ("zara", "bram", "ilse"):
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                context.set_default_timeout(15000)
+                player = Player(name=name, page=context.new_page())
+                errors: list[str] = []
+                player.page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+                player.record_frames()
+                players.append((player, errors))
+            zargon, bram, ilse = (p for p, _ in players)
+            for player in (zargon, bram, ilse):
+                sign_up(player, site)
+
+            # The host opens a three-seat room (a name that would run script if not escaped).
+            zargon.page.goto(f"{site}/rooms/new")
+            zargon.page.fill("#id_name", "Ash <img src=x onerror=window.__xss=1> table")
+            zargon.page.select_option("#id_seats", "3")
+            zargon.page.click("form button[type=submit]")
+            zargon.page.wait_for_load_state()
+            room_url = zargon.page.url
+            take_seat(zargon, 1)
+            invite = zargon.page.input_value("#invite-url")
+            for player, number in ((bram, 2), (ilse, 3)):
+                player.page.goto(invite)
+                take_seat(player, number)
+            zargon.page.goto(room_url)
+            zargon.page.get_by_role("button", name="Launch").click()
+            zargon.page.wait_for_url(re.compile(r"/games/\d+/$"))
+            game_url = zargon.page.url
+            open_game(zargon, game_url)
+            for player in (bram, ilse):
+                player.page.goto(room_url)
+                player.page.get_by_role("link", name="Go to the game").click()
+                player.page.wait_for_url(game_url)
+                open_game(player, game_url)
+                # The embedded view came with the first navigation; record its source too.
+                response = player.page.reload()
+                assert response is not None
+                player.sources.append(response.text())
+                wait_live(player)
+
+            assert zargon.page.evaluate("window.__xss") is None
+            assert "<img src=x" in zargon.page.text_content(".play-title")
+            assert zargon.page.text_content("#turn-panel .turn-who") == "The Barbarian's turn"
+            assert bram.page.locator("#turn-panel.your-turn").count() == 1
+            assert zargon.page.locator("#turn-panel.your-turn").count() == 0
+
+            seat_of = {"barbarian": bram, "dwarf": bram, "elf": ilse, "wizard": ilse}
+            phases = 0
+            hero_turns = 0
+            reloaded = False
+            for _ in range(40):
+                view = api_view(zargon, game_url)
+                if view["outcome"] or (phases >= 1 and hero_turns >= 4):
+                    break
+                if view["turn"]["phase"] == "monsters":
+                    caught_up(zargon, view["version"])
+                    if play_zargon_phase(zargon, game_url):
+                        phases += 1
+                    continue
+                player = seat_of[view["turn"]["hero"]]
+                caught_up(player, view["version"])
+                assert player.page.locator("#turn-panel.your-turn").count() == 1
+                play_hero_turn(player, game_url, reload_midway=not reloaded)
+                reloaded = True
+                hero_turns += 1
+            assert hero_turns >= 4, "fewer than four hero turns were played"
+            assert phases >= 1, "Zargon never had a monster to activate"
+
+            # Every page caught up through its websocket, and the log tells the story.
+            final = api_view(zargon, game_url)
+            for player in (zargon, bram, ilse):
+                caught_up(player, final["version"])
+                assert player.page.locator("#game-log li").count() >= 5
+            assert zargon.page.locator("#monsters-panel").is_visible()
+            assert bram.page.locator("#monsters-panel").is_hidden()
+            assert "Quest notes" in zargon.page.text_content("#quest-panel summary")
+            assert "parchment" in bram.page.text_content("#quest-panel summary")
+
+            for player in (bram, ilse):
+                assert_hero_seat_clean(player, final, game_url)
+            for player, errors in players:
+                assert not errors, f"{player.name}: {errors}"
+        finally:
+            browser.close()
