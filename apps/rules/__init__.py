@@ -1,0 +1,76 @@
+"""The pure HeroQuest rules engine (no Django, no I/O except reading quest files).
+
+Public API (contract: docs/engine-api.md; rules: shared spec rules.md):
+
+- ``load_quest(name_or_path) -> Quest``: "ashen_vault" (apps/rules/quests/ashen_vault.yaml) or a
+  path to a YAML quest file; cached per path.
+- ``new_game(quest, seats, seed, options=None) -> State``: seats 2..5, seat 1 is Zargon.
+  ``options["heroes"][hero]`` may carry campaign heroes (name, body, mind, weapon, armour, items,
+  tool_kit, gold, potions, artifacts, spells); ``options["auto_skip_empty_monster_phase"]``
+  (default True) passes Zargon's phase when no revealed monster can act.
+- ``legal_actions(state, seat) -> list[Action]``: everything the seat may do now, targets
+  included; a UI or bot picks from this list. ``set_auto_drink`` is legal any time for the
+  hero's seat but never listed.
+- ``apply(state, seat, action) -> Transition(state, events)``: ``action`` is an ``Action`` or its
+  JSON dict. Pure: the input state is untouched. Raises ``IllegalAction`` (``.reason`` is
+  player-readable and leaks nothing hidden); malformed JSON raises ``BadActionJSON`` (a subclass
+  of both ``IllegalAction`` and ``ValueError``). Tests may pass ``dice=[...]`` to force results.
+- ``seat_view(state, seat) -> dict``: exactly what that seat may see (rules.md 13).
+- ``event_for_seat(event, seat) -> dict | None``; ``seats_to_move(state) -> list[int]``.
+- ``replay(quest, seats, seed, options, [(seat, action_json), ...]) -> State``.
+- ``State.to_json()`` / ``State.from_json(d, quest=None)`` (the quest is found by slug among
+  loaded/started quests when not given), ``action_to_json`` / ``action_from_json``.
+
+Events are plain dicts: type, text, audience ("all" | "zargon" | [seats]), dice, redacted, seq.
+"""
+
+from .actions import (
+    Action,
+    Attack,
+    BadActionJSON,
+    CastSpell,
+    Disarm,
+    DrinkPotion,
+    EndActivation,
+    EndPhase,
+    EndTurn,
+    Escape,
+    HeroAction,
+    IllegalAction,
+    Jump,
+    MonsterAttack,
+    MonsterMove,
+    Move,
+    OpenDoor,
+    RollMovement,
+    SearchSecretDoors,
+    SearchTraps,
+    SearchTreasure,
+    SetAutoDrink,
+    TakeBelongings,
+    action_from_json,
+    action_to_json,
+)
+from .engine import (
+    Transition,
+    apply,
+    legal_actions,
+    load_quest,
+    new_game,
+    register_quest,
+    replay,
+    seats_to_move,
+)
+from .events import event_for_seat
+from .quest import Quest
+from .state import State
+from .views import seat_view
+
+__all__ = [
+    "Action", "Attack", "BadActionJSON", "CastSpell", "Disarm", "DrinkPotion", "EndActivation",
+    "EndPhase", "EndTurn", "Escape", "HeroAction", "IllegalAction", "Jump", "MonsterAttack",
+    "MonsterMove", "Move", "OpenDoor", "Quest", "RollMovement", "SearchSecretDoors",
+    "SearchTraps", "SearchTreasure", "SetAutoDrink", "State", "TakeBelongings", "Transition",
+    "action_from_json", "action_to_json", "apply", "event_for_seat", "legal_actions",
+    "load_quest", "new_game", "register_quest", "replay", "seat_view", "seats_to_move",
+]

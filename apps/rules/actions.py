@@ -1,0 +1,207 @@
+"""Actions: small frozen dataclasses, and their JSON form (docs/engine-api.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from .quest import Square
+
+
+class IllegalAction(Exception):
+    """The action is not allowed now; `reason` can be shown to the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BadActionJSON(IllegalAction, ValueError):
+    """The action JSON is malformed (unknown type, missing or mistyped field)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    type: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class HeroAction(Action):
+    hero: str
+
+
+@dataclass(frozen=True)
+class RollMovement(HeroAction):
+    type: ClassVar[str] = "roll_movement"
+
+
+@dataclass(frozen=True)
+class Move(HeroAction):
+    """One orthogonal step; with Veil of Mist `to` may lie straight on beyond monsters."""
+
+    type: ClassVar[str] = "move"
+    to: Square
+
+
+@dataclass(frozen=True)
+class OpenDoor(HeroAction):
+    type: ClassVar[str] = "open_door"
+    door: str
+
+
+@dataclass(frozen=True)
+class Attack(HeroAction):
+    type: ClassVar[str] = "attack"
+    target: str
+
+
+@dataclass(frozen=True)
+class CastSpell(HeroAction):
+    type: ClassVar[str] = "cast"
+    spell: str
+    target: str
+
+
+@dataclass(frozen=True)
+class SearchTreasure(HeroAction):
+    type: ClassVar[str] = "search_treasure"
+
+
+@dataclass(frozen=True)
+class SearchTraps(HeroAction):
+    type: ClassVar[str] = "search_traps"
+
+
+@dataclass(frozen=True)
+class SearchSecretDoors(HeroAction):
+    type: ClassVar[str] = "search_secret_doors"
+
+
+@dataclass(frozen=True)
+class Disarm(HeroAction):
+    type: ClassVar[str] = "disarm"
+    trap: str
+
+
+@dataclass(frozen=True)
+class Jump(HeroAction):
+    type: ClassVar[str] = "jump"
+    trap: str
+    to: Square
+
+
+@dataclass(frozen=True)
+class DrinkPotion(HeroAction):
+    type: ClassVar[str] = "drink_potion"
+
+
+@dataclass(frozen=True)
+class TakeBelongings(HeroAction):
+    type: ClassVar[str] = "take_belongings"
+    from_hero: str  # JSON key "from"
+
+
+@dataclass(frozen=True)
+class SetAutoDrink(HeroAction):
+    type: ClassVar[str] = "set_auto_drink"
+    on: bool
+
+
+@dataclass(frozen=True)
+class Escape(HeroAction):
+    type: ClassVar[str] = "escape"
+
+
+@dataclass(frozen=True)
+class EndTurn(HeroAction):
+    type: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True)
+class MonsterMove(Action):
+    """One orthogonal step; clearing an open pit, `to` is the square beyond it."""
+
+    type: ClassVar[str] = "monster_move"
+    monster: str
+    to: Square
+
+
+@dataclass(frozen=True)
+class MonsterAttack(Action):
+    type: ClassVar[str] = "monster_attack"
+    monster: str
+    target: str
+
+
+@dataclass(frozen=True)
+class EndActivation(Action):
+    type: ClassVar[str] = "end_activation"
+    monster: str
+
+
+@dataclass(frozen=True)
+class EndPhase(Action):
+    type: ClassVar[str] = "end_phase"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.type: cls
+    for cls in (
+        RollMovement, Move, OpenDoor, Attack, CastSpell, SearchTreasure, SearchTraps,
+        SearchSecretDoors, Disarm, Jump, DrinkPotion, TakeBelongings, SetAutoDrink, Escape,
+        EndTurn, MonsterMove, MonsterAttack, EndActivation, EndPhase,
+    )
+}
+
+_JSON_KEY = {"from_hero": "from"}
+_SQUARE_FIELDS = {"to"}
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": action.type}
+    for f in fields(action):
+        value = getattr(action, f.name)
+        if f.name in _SQUARE_FIELDS:
+            value = [value[0], value[1]]
+        out[_JSON_KEY.get(f.name, f.name)] = value
+    return out
+
+
+def action_from_json(data: Any) -> Action:
+    """Parse the JSON form; raises `BadActionJSON` saying what is wrong."""
+    if not isinstance(data, dict):
+        raise BadActionJSON("an action must be a JSON object")
+    kind = data.get("type")
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None or not isinstance(kind, str):
+        raise BadActionJSON(f"unknown action type {kind!r}")
+    kwargs: dict[str, Any] = {}
+    expected = {"type"}
+    for f in fields(cls):
+        key = _JSON_KEY.get(f.name, f.name)
+        expected.add(key)
+        if key not in data:
+            raise BadActionJSON(f"{kind}: missing field {key!r}")
+        kwargs[f.name] = _field_value(kind, key, f.name, data[key])
+    extra = set(data) - expected
+    if extra:
+        raise BadActionJSON(f"{kind}: unexpected field(s) {', '.join(sorted(extra))}")
+    return cls(**kwargs)
+
+
+def _field_value(kind: str, key: str, name: str, value: Any) -> Any:
+    if name in _SQUARE_FIELDS:
+        if (
+            not isinstance(value, list | tuple)
+            or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise BadActionJSON(f"{kind}: {key!r} must be a square [x, y]")
+        return (value[0], value[1])
+    if name == "on":
+        if not isinstance(value, bool):
+            raise BadActionJSON(f"{kind}: {key!r} must be true or false")
+        return value
+    if not isinstance(value, str):
+        raise BadActionJSON(f"{kind}: {key!r} must be a string")
+    return value

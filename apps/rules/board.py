@@ -1,0 +1,129 @@
+"""Read-only questions about a state's board: who stands where, what blocks, who sees whom.
+
+A `Board` caches its answers, so make a new one after changing the state.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from .data import WEAPONS
+from .geometry import Geometry, geometry, is_diagonal_neighbour, is_orthogonal_neighbour
+from .quest import Square
+from .state import HeroState, MonsterState, State
+
+
+class Board:
+    def __init__(self, state: State) -> None:
+        self.s = state
+        self.geo: Geometry = geometry(state.quest)
+
+    @cached_property
+    def open_edges(self) -> frozenset[int]:
+        geo = self.geo
+        return frozenset(geo.edge_of_door[d] for d, ds in self.s.doors.items() if ds.open)
+
+    @cached_property
+    def heroes_at(self) -> dict[Square, HeroState]:
+        return {
+            h.position: h for h in self.s.heroes.values() if h.playing and h.position is not None
+        }
+
+    @cached_property
+    def monsters_at(self) -> dict[Square, MonsterState]:
+        return {
+            m.position: m for m in self.s.monsters.values() if m.alive and m.position is not None
+        }
+
+    @cached_property
+    def blocked(self) -> frozenset[Square]:
+        """Blocked squares: the quest's and sprung falling blocks."""
+        return self.geo.blocked | frozenset(self.s.fallen_blocks)
+
+    @cached_property
+    def sight_blockers(self) -> frozenset[int]:
+        idx = self.geo.index
+        squares = list(self.heroes_at) + list(self.monsters_at) + self.s.fallen_blocks
+        return frozenset(idx(sq) for sq in squares)
+
+    def occupied(self, sq: Square) -> bool:
+        return sq in self.heroes_at or sq in self.monsters_at
+
+    def sees(self, a: Square, b: Square) -> bool:
+        return self.geo.line_of_sight(a, b, self.open_edges, self.sight_blockers)
+
+    def edge_open(self, a: Square, b: Square) -> bool:
+        return not self.geo.edge_closed(a, b, self.open_edges)
+
+    def standable(self, sq: Square) -> bool:
+        """A square a figure could stop on, ignoring figures: on the map, not blocked or
+        furniture."""
+        geo = self.geo
+        return sq in geo.playable and sq not in self.blocked and sq not in geo.furniture_at
+
+    def free(self, sq: Square) -> bool:
+        return self.standable(sq) and not self.occupied(sq)
+
+    def revealed_square(self, sq: Square) -> bool:
+        area = self.geo.area_of.get(sq)
+        return area is not None and area in self.s.areas
+
+    def in_pit(self, sq: Square | None) -> bool:
+        if sq is None:
+            return False
+        trap = self.geo.trap_at.get(sq)
+        return (
+            trap is not None
+            and self.geo.traps[trap].kind == "pit"
+            and self.s.traps[trap].state == "sprung"
+        )
+
+    def visible_monsters(self, sq: Square) -> list[MonsterState]:
+        """Living revealed monsters seen from `sq`."""
+        return [
+            m
+            for pos, m in self.monsters_at.items()
+            if m.pub is not None and self.sees(sq, pos)
+        ]
+
+    def visible_heroes(self, sq: Square) -> list[HeroState]:
+        return [h for pos, h in self.heroes_at.items() if pos == sq or self.sees(sq, pos)]
+
+    def can_melee(self, a: Square, b: Square, diagonal: bool) -> bool:
+        """May a figure on `a` hit one on `b`: orthogonal through an open edge, or diagonal
+        (when the weapon allows) past the corner."""
+        if is_orthogonal_neighbour(a, b):
+            return self.edge_open(a, b)
+        if diagonal and is_diagonal_neighbour(a, b):
+            return self.sees(a, b)
+        return False
+
+    def hero_attack_modes(self, hero: HeroState, target: Square) -> str | None:
+        """Which weapon a hero would use on a monster at `target`: 'melee', 'ranged' or None."""
+        assert hero.position is not None
+        melee = melee_weapon(hero)
+        if melee is not None and self.can_melee(
+            hero.position, target, WEAPONS[melee].diagonal
+        ):
+            return "melee"
+        if ranged_weapon(hero) is not None and not (
+            is_orthogonal_neighbour(hero.position, target)
+            or is_diagonal_neighbour(hero.position, target)
+        ) and self.sees(hero.position, target):
+            return "ranged"
+        return None
+
+
+def melee_weapon(hero: HeroState) -> str | None:
+    """The wielded weapon, or the best carried one when the wielded one only shoots."""
+    if not WEAPONS[hero.weapon].ranged:
+        return hero.weapon
+    melee = [w for w in hero.items if w in WEAPONS and not WEAPONS[w].ranged]
+    return max(melee, key=lambda w: WEAPONS[w].attack, default=None)
+
+
+def ranged_weapon(hero: HeroState) -> str | None:
+    for w in [hero.weapon, *hero.items]:
+        if w in WEAPONS and WEAPONS[w].ranged:
+            return w
+    return None

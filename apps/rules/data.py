@@ -1,0 +1,198 @@
+"""Static game tables: heroes, monsters, spells, equipment and the treasure deck (rules.md 1, 6,
+8, 9, 10)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HERO_ORDER: tuple[str, ...] = ("barbarian", "dwarf", "elf", "wizard")
+
+
+@dataclass(frozen=True)
+class HeroStats:
+    defend: int
+    body: int
+    mind: int
+    weapon: str
+    spells: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MonsterStats:
+    name: str
+    move: int
+    attack: int
+    defend: int
+    body: int
+    mind: int
+    undead: bool = False
+
+
+@dataclass(frozen=True)
+class SpellDef:
+    name: str
+    element: str
+    helpful: bool
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    price: int
+    attack: int
+    diagonal: bool = False
+    ranged: bool = False  # only at a visible monster that is not adjacent (crossbow)
+    thrown: bool = False
+    two_handed: bool = False
+    wizard_may_use: bool = False
+
+
+@dataclass(frozen=True)
+class Armour:
+    name: str
+    price: int
+    defend: int
+    wizard_may_use: bool = False
+    one_movement_die: bool = False  # plate mail
+    not_with_two_handed: bool = False
+
+
+SPELLS: dict[str, SpellDef] = {
+    s.name: s
+    for s in (
+        SpellDef("swift_wind", "air", True),
+        SpellDef("tempest", "air", False),
+        SpellDef("genie", "air", False),
+        SpellDef("ball_of_flame", "fire", False),
+        SpellDef("courage", "fire", True),
+        SpellDef("fire_of_wrath", "fire", False),
+        SpellDef("sleep", "water", False),
+        SpellDef("veil_of_mist", "water", True),
+        SpellDef("water_of_healing", "water", True),
+        SpellDef("heal_body", "earth", True),
+        SpellDef("pass_through_rock", "earth", True),
+        SpellDef("rock_skin", "earth", True),
+    )
+}
+
+
+def spells_of(*elements: str) -> tuple[str, ...]:
+    return tuple(name for name, s in SPELLS.items() if s.element in elements)
+
+
+HEROES: dict[str, HeroStats] = {
+    "barbarian": HeroStats(defend=2, body=8, mind=2, weapon="broadsword", spells=()),
+    "dwarf": HeroStats(defend=2, body=7, mind=3, weapon="shortsword", spells=()),
+    "elf": HeroStats(defend=2, body=6, mind=4, weapon="shortsword", spells=spells_of("earth")),
+    "wizard": HeroStats(
+        defend=2, body=4, mind=6, weapon="dagger", spells=spells_of("air", "fire", "water")
+    ),
+}
+
+MONSTERS: dict[str, MonsterStats] = {
+    "goblin": MonsterStats("goblin", 10, 2, 1, 1, 1),
+    "orc": MonsterStats("orc", 8, 3, 2, 1, 2),
+    "abomination": MonsterStats("abomination", 6, 3, 3, 2, 3),
+    "skeleton": MonsterStats("skeleton", 6, 2, 2, 1, 0, undead=True),
+    "zombie": MonsterStats("zombie", 5, 2, 3, 1, 0, undead=True),
+    "mummy": MonsterStats("mummy", 4, 3, 4, 2, 0, undead=True),
+    "dread_warrior": MonsterStats("dread warrior", 7, 4, 4, 3, 3),
+    "gargoyle": MonsterStats("gargoyle", 6, 4, 5, 3, 4),
+    "dread_warden": MonsterStats("Dread Warden", 6, 4, 4, 4, 4),
+}
+
+WEAPONS: dict[str, Weapon] = {
+    w.name: w
+    for w in (
+        Weapon("dagger", 25, 1, thrown=True, wizard_may_use=True),
+        Weapon("staff", 100, 1, diagonal=True, two_handed=True, wizard_may_use=True),
+        Weapon("shortsword", 150, 2),
+        Weapon("spear", 150, 2, diagonal=True, thrown=True),
+        Weapon("handaxe", 200, 2, thrown=True),
+        Weapon("broadsword", 250, 3),
+        Weapon("longsword", 350, 3, diagonal=True),
+        Weapon("crossbow", 350, 3, ranged=True),
+        Weapon("battle_axe", 450, 4, two_handed=True),
+    )
+}
+
+ARMOUR: dict[str, Armour] = {
+    a.name: a
+    for a in (
+        Armour("helmet", 125, 1),
+        Armour("shield", 150, 1, not_with_two_handed=True),
+        Armour("bracers", 220, 1, wizard_may_use=True),
+        Armour("chain_mail", 500, 1),
+        Armour("plate_mail", 850, 2, one_movement_die=True),
+    )
+}
+
+TOOL_KIT_PRICE = 250
+# The Wizard may also wear a cloak (rules.md 1); it has no defend value in our tables.
+WIZARD_EXTRA_WEARABLE = frozenset({"cloak"})
+
+
+def equipment_problem(hero: str, weapon: str, armour: list[str]) -> str | None:
+    """Why a hero may not wield/wear this equipment (rules.md 10), or None when allowed."""
+    if weapon not in WEAPONS:
+        return f"unknown weapon {weapon!r}"
+    w = WEAPONS[weapon]
+    if hero == "wizard" and not w.wizard_may_use:
+        return f"the Wizard cannot wield a {weapon}"
+    for piece in armour:
+        if piece not in ARMOUR:
+            return f"unknown armour {piece!r}"
+        a = ARMOUR[piece]
+        if hero == "wizard" and not a.wizard_may_use:
+            return f"the Wizard cannot wear {piece}"
+        if a.not_with_two_handed and w.two_handed:
+            return f"a {piece} cannot be used with a two-handed {weapon}"
+    return None
+
+
+# Treasure deck (rules.md 6): card -> (count, returns to the deck after drawing)
+TREASURE_CARDS: dict[str, tuple[int, bool]] = {
+    "gold_15": (2, False),
+    "gold_25": (3, False),
+    "gold_35": (2, False),
+    "gold_50": (1, False),
+    "potion_of_healing": (3, False),
+    "nothing": (3, True),
+    "hazard": (4, True),
+    "wandering_monster": (6, True),
+}
+
+
+def treasure_deck() -> list[str]:
+    return [card for card, (count, _) in TREASURE_CARDS.items() for _ in range(count)]
+
+
+HAZARD_DAMAGE = 1
+POTION_DIE_COUNT = 1  # a healing potion restores 1d6 Body
+HEAL_SPELL_AMOUNT = 4
+
+
+def display_name(kind: str) -> str:
+    """'barbarian' -> 'the Barbarian', 'orc' -> 'the orc'."""
+    if kind in HEROES:
+        return "the " + kind.capitalize()
+    stats = MONSTERS.get(kind)
+    name = stats.name if stats else kind.replace("_", " ")
+    return name if name[0].isupper() else "the " + name
+
+
+# Seats (rules.md 1): seat 1 is Zargon; the others hold contiguous blocks of the hero order.
+_SEATING: dict[int, dict[int, tuple[str, ...]]] = {
+    2: {2: HERO_ORDER},
+    3: {2: ("barbarian", "dwarf"), 3: ("elf", "wizard")},
+    4: {2: ("barbarian", "dwarf"), 3: ("elf",), 4: ("wizard",)},
+    5: {2: ("barbarian",), 3: ("dwarf",), 4: ("elf",), 5: ("wizard",)},
+}
+
+
+def heroes_of_seat(seats: int, seat: int) -> tuple[str, ...]:
+    return _SEATING[seats].get(seat, ())
+
+
+def seat_of_hero(seats: int, hero: str) -> int:
+    return next(seat for seat, heroes in _SEATING[seats].items() if hero in heroes)

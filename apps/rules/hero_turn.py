@@ -1,0 +1,318 @@
+"""A hero's turn: movement, doors, potions, belongings, attack, escape (rules.md 3, 5, 11).
+
+Each action has a `check_*` (returns a player-readable reason, or None when legal) run on the
+unchanged state, and a `do_*` that changes the cloned state.
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from .board import Board
+from .combat import drink_potion, hero_attack_dice, roll_against_monster
+from .context import Ctx, cap, hero_name, square_text
+from .data import ARMOUR
+from .events import make_event, red_dice
+from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
+from .quest import Square
+from .reveal import reveal_area
+from .state import HeroState, State
+from .traps import enter_square
+
+
+def hero_of(s: State, action: A.HeroAction) -> HeroState:
+    return s.heroes[action.hero]
+
+
+def main_action_used(s: State, hero: HeroState) -> str | None:
+    if s.turn.has_acted:
+        return f"{cap(hero_name(hero))} has already taken an action this turn."
+    return None
+
+
+def mark_acted(s: State) -> None:
+    """Acting after moving forfeits the rest of the movement (never move-act-move)."""
+    s.turn.has_acted = True
+    if s.turn.has_moved:
+        s.turn.movement_left = 0
+
+
+# --- roll movement -----------------------------------------------------------------------------
+def check_roll(b: Board, a: A.RollMovement) -> str | None:
+    if b.s.turn.movement_rolled:
+        return "Movement has already been rolled this turn."
+    if b.s.turn.has_moved:
+        return "Movement must be rolled before moving."
+    return None
+
+
+def movement_dice(hero: HeroState) -> int:
+    if "swift_wind" in hero.effects:
+        return 4
+    if any(ARMOUR[a].one_movement_die for a in hero.armour if a in ARMOUR):
+        return 1
+    return 2
+
+
+def do_roll(ctx: Ctx, a: A.RollMovement) -> None:
+    h = hero_of(ctx.s, a)
+    count = movement_dice(h)
+    if "swift_wind" in h.effects:
+        h.effects.remove("swift_wind")
+    values = ctx.dice.reds(count)
+    ctx.s.turn.movement_rolled = True
+    ctx.s.turn.movement_left = sum(values)
+    ctx.emit(make_event(
+        "roll_movement",
+        f"{cap(hero_name(h))} rolls {', '.join(map(str, values))} for movement: "
+        f"{sum(values)} squares.",
+        dice=[red_dice(values, h.hero)], hero=h.hero, total=sum(values),
+    ))
+
+
+# --- move --------------------------------------------------------------------------------------
+def move_cost(b: Board, h: HeroState, to: Square) -> int | str:
+    """Movement points a move costs, or why it is not allowed."""
+    pos = h.position
+    assert pos is not None
+    if is_orthogonal_neighbour(pos, to):
+        return _step_cost(b, h, pos, to)
+    if "veil_of_mist" in h.effects:
+        return _veil_cost(b, pos, to)
+    return "Heroes move one square at a time, and never diagonally."
+
+
+def _step_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:
+    if to not in b.geo.playable:
+        return "There is no way through there."
+    through_rock = "pass_through_rock" in h.effects
+    if not b.edge_open(pos, to) and not through_rock:
+        return "A wall or a closed door is in the way."
+    if not b.revealed_square(to):
+        return 1  # only reachable through rock; what lies there is found out on arrival
+    if not b.standable(to):
+        return "That square is blocked."
+    if to in b.monsters_at and "veil_of_mist" in h.effects:
+        return "The hero may pass through monsters but not stop on their square."
+    if b.occupied(to):
+        return "Another figure stands on that square."
+    return 1
+
+
+def _veil_cost(b: Board, pos: Square, to: Square) -> int | str:
+    """Veil of Mist: straight on through squares of monsters to the first free square."""
+    dx, dy = to[0] - pos[0], to[1] - pos[1]
+    if dx and dy:
+        return "Heroes move one square at a time, and never diagonally."
+    dist = abs(dx + dy)
+    d = (dx // dist, dy // dist)
+    here = pos
+    for _ in range(dist - 1):
+        nxt = step(here, d)
+        monster = b.monsters_at.get(nxt)
+        if monster is None or monster.pub is None or not b.edge_open(here, nxt):
+            return "Heroes move one square at a time, and never diagonally."
+        here = nxt
+    if not b.edge_open(here, to) or not b.free(to):
+        return "That square is blocked."
+    return dist
+
+
+def check_move(b: Board, a: A.Move) -> str | None:
+    s = b.s
+    h = hero_of(s, a)
+    if not s.turn.movement_rolled:
+        return "Roll for movement first."
+    if s.turn.movement_left <= 0:
+        return "No movement left this turn."
+    cost = move_cost(b, h, a.to)
+    if isinstance(cost, str):
+        return cost
+    if cost > s.turn.movement_left:
+        return "Not enough movement left."
+    return None
+
+
+def move_candidates(b: Board, h: HeroState) -> list[Square]:
+    pos = h.position
+    assert pos is not None
+    out = [step(pos, d) for d in ORTHOGONAL]
+    if "veil_of_mist" in h.effects:
+        for d in ORTHOGONAL:
+            here = step(pos, d)
+            while here in b.monsters_at:
+                here = step(here, d)
+                if here not in b.monsters_at:
+                    out.append(here)
+    return out
+
+
+def do_move(ctx: Ctx, a: A.Move) -> None:
+    s = ctx.s
+    h = hero_of(s, a)
+    origin = h.position
+    assert origin is not None
+    cost = move_cost(ctx.board(), h, a.to)
+    assert isinstance(cost, int)
+    s.turn.movement_left -= cost
+    s.turn.has_moved = True
+    area = ctx.geo.area_of[a.to]
+    if area not in s.areas:  # Pass Through Rock into the unknown: the area shows itself
+        reveal_area(ctx, area)
+        if not ctx.board().free(a.to):
+            ctx.emit(make_event(
+                "move_blocked",
+                f"{cap(hero_name(h))} passes through the rock but finds the way beyond "
+                "blocked, and steps back.",
+                hero=h.hero,
+            ))
+            return
+    h.position = a.to
+    ctx.emit(make_event(
+        "move", f"{cap(hero_name(h))} moves to {square_text(a.to)}.",
+        hero=h.hero, to=[a.to[0], a.to[1]],
+    ))
+    enter_square(ctx, h, a.to, origin)
+
+
+# --- doors -------------------------------------------------------------------------------------
+def door_by_pub(s: State, pub: str) -> str | None:
+    return next((d for d, ds in s.doors.items() if ds.pub == pub), None)
+
+
+def check_open_door(b: Board, a: A.OpenDoor) -> str | None:
+    door_id = door_by_pub(b.s, a.door)
+    if door_id is None:
+        return "There is no such door."
+    if b.s.doors[door_id].open:
+        return "That door is already open."
+    door = b.geo.doors[door_id]
+    if hero_of(b.s, a).position not in (door.a, door.b):
+        return "The hero must stand next to the door to open it."
+    return None
+
+
+def door_candidates(b: Board, h: HeroState) -> list[str]:
+    pos = h.position
+    out = []
+    for door_id, ds in b.s.doors.items():
+        door = b.geo.doors[door_id]
+        if ds.pub and not ds.open and pos in (door.a, door.b):
+            out.append(ds.pub)
+    return out
+
+
+def open_door(ctx: Ctx, door_id: str, opener: str) -> None:
+    s = ctx.s
+    s.doors[door_id].open = True
+    ctx.emit(make_event("door_opened", f"{cap(opener)} opens a door ({s.doors[door_id].pub}).",
+                        door=s.doors[door_id].pub))
+    door = ctx.geo.doors[door_id]
+    for sq in (door.a, door.b):
+        reveal_area(ctx, ctx.geo.area_of[sq])
+
+
+def do_open_door(ctx: Ctx, a: A.OpenDoor) -> None:
+    door_id = door_by_pub(ctx.s, a.door)
+    assert door_id is not None
+    open_door(ctx, door_id, hero_name(a.hero))
+
+
+# --- free actions ------------------------------------------------------------------------------
+def check_drink(b: Board, a: A.DrinkPotion) -> str | None:
+    if hero_of(b.s, a).potions <= 0:
+        return f"{cap(hero_name(a.hero))} has no healing potion."
+    return None
+
+
+def do_drink(ctx: Ctx, a: A.DrinkPotion) -> None:
+    ctx.emit(drink_potion(ctx, hero_of(ctx.s, a)))
+
+
+def check_take(b: Board, a: A.TakeBelongings) -> str | None:
+    h = hero_of(b.s, a)
+    drop = next((d for d in b.s.drops if d.hero == a.from_hero), None)
+    if drop is None:
+        return "There is nothing of theirs to take."
+    if h.position is None or b.geo.area_of.get(h.position) != drop.area:
+        return "The hero must be in the same area as the belongings."
+    return None
+
+
+def do_take(ctx: Ctx, a: A.TakeBelongings) -> None:
+    s = ctx.s
+    h = hero_of(s, a)
+    drop = next(d for d in s.drops if d.hero == a.from_hero)
+    s.drops.remove(drop)
+    h.gold += drop.gold
+    h.potions += drop.potions
+    h.tool_kit = h.tool_kit or drop.tool_kit
+    h.artifacts.extend(drop.artifacts)
+    h.items.extend(drop.items)
+    ctx.emit(make_event(
+        "belongings_taken",
+        f"{cap(hero_name(h))} takes {hero_name(drop.hero)}'s belongings.",
+        hero=h.hero, source=drop.hero,
+    ))
+
+
+def do_set_auto_drink(ctx: Ctx, a: A.SetAutoDrink) -> None:
+    hero_of(ctx.s, a).auto_drink = a.on
+    state = "on" if a.on else "off"
+    ctx.emit(make_event(
+        "setting", f"Auto-drink is {state} for {hero_name(a.hero)}.",
+        audience=[ctx.hero_seat(a.hero)], hero=a.hero,
+    ))
+
+
+def do_end_turn(ctx: Ctx, a: A.EndTurn) -> None:
+    ctx.end_turn = True
+
+
+# --- main actions ------------------------------------------------------------------------------
+def check_attack(b: Board, a: A.Attack) -> str | None:
+    h = hero_of(b.s, a)
+    reason = main_action_used(b.s, h)
+    if reason:
+        return reason
+    m = b.s.monster_by_pub(a.target)
+    if m is None or m.position is None:
+        return "There is no such monster."
+    if b.hero_attack_modes(h, m.position) is None:
+        return "That monster is out of reach."
+    return None
+
+
+def do_attack(ctx: Ctx, a: A.Attack) -> None:
+    s = ctx.s
+    h = hero_of(s, a)
+    m = s.monster_by_pub(a.target)
+    assert m is not None and m.position is not None
+    board = ctx.board()
+    mode = board.hero_attack_modes(h, m.position)
+    assert mode is not None
+    mark_acted(s)
+    verb = "shoots at" if mode == "ranged" else "attacks"
+    roll_against_monster(ctx, hero_name(h), h.hero, hero_attack_dice(board, h, mode), m, verb)
+
+
+def check_escape(b: Board, a: A.Escape) -> str | None:
+    h = hero_of(b.s, a)
+    reason = main_action_used(b.s, h)
+    if reason:
+        return reason
+    if not b.s.villain_defeated:
+        return "No one may escape before the quest's villain is defeated."
+    if h.position not in b.s.quest.stairway:
+        return "The hero must stand on the stairway to escape."
+    return None
+
+
+def do_escape(ctx: Ctx, a: A.Escape) -> None:
+    h = hero_of(ctx.s, a)
+    mark_acted(ctx.s)
+    h.status = "escaped"
+    h.position = None
+    ctx.end_turn = True
+    ctx.emit(make_event("escape", f"{cap(hero_name(h))} climbs the stairway to safety.",
+                        hero=h.hero))
+

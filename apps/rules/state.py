@@ -1,0 +1,272 @@
+"""The game state: plain dataclasses that round-trip through JSON without loss.
+
+Everything that changes during a quest lives here; the static map is the `Quest` (not
+serialised: the JSON names the quest by slug). Internal ids are the quest file's ids; the public
+ids heroes see (`m1`, `t1`, `d1`, `a1`, `f1`) are stored next to them once assigned.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .quest import Quest, Square
+
+LOG_SIZE = 50  # events kept in the state for the views' log; the web layer keeps the full log
+
+
+def sq_json(sq: Square | None) -> list[int] | None:
+    return None if sq is None else [sq[0], sq[1]]
+
+
+def sq_from(v: Any) -> Square | None:
+    return None if v is None else (int(v[0]), int(v[1]))
+
+
+@dataclass
+class HeroState:
+    hero: str
+    name: str
+    position: Square | None
+    body: int
+    body_max: int
+    mind: int
+    mind_max: int
+    weapon: str
+    armour: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)  # carried weapons, e.g. a crossbow
+    spells: list[str] = field(default_factory=list)
+    potions: int = 0
+    gold: int = 0
+    tool_kit: bool = False
+    artifacts: list[str] = field(default_factory=list)
+    auto_drink: bool = True
+    effects: list[str] = field(default_factory=list)
+    status: str = "playing"  # playing | fallen | escaped
+
+    @property
+    def playing(self) -> bool:
+        return self.status == "playing"
+
+
+@dataclass
+class MonsterState:
+    key: str  # quest monster id, or "wandering-N"
+    kind: str
+    position: Square | None
+    body: int
+    body_max: int
+    pub: str | None = None  # public id once revealed
+    alive: bool = True
+    asleep: bool = False
+    tempest: bool = False
+    activated: bool = False
+
+
+@dataclass
+class DoorState:
+    open: bool = False
+    found: bool = False  # secret doors only
+    pub: str | None = None
+
+
+@dataclass
+class TrapState:
+    state: str = "armed"  # armed | sprung | disarmed
+    detected: bool = False
+    pub: str | None = None
+
+
+@dataclass
+class TurnState:
+    hero: str | None = None
+    movement_rolled: bool = False
+    movement_left: int = 0
+    has_moved: bool = False
+    has_acted: bool = False
+
+
+@dataclass
+class MonsterTurn:
+    monster: str | None = None  # internal key of the monster being activated
+    movement_left: int = 0
+    has_moved: bool = False
+    has_attacked: bool = False
+
+
+@dataclass
+class Drop:
+    """A fallen hero's belongings, waiting for a living hero in the same area."""
+
+    hero: str
+    square: Square
+    area: str
+    gold: int = 0
+    potions: int = 0
+    tool_kit: bool = False
+    artifacts: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)
+
+
+_SQUARE_FIELDS = {"position", "square"}
+
+
+def _obj_json(obj: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(obj):
+        v = getattr(obj, f.name)
+        if f.name in _SQUARE_FIELDS:
+            v = sq_json(v)
+        elif isinstance(v, list):
+            v = list(v)
+        out[f.name] = v
+    return out
+
+
+def _obj_from(cls: Any, d: dict[str, Any]) -> Any:
+    kwargs = dict(d)
+    for name in _SQUARE_FIELDS & kwargs.keys():
+        kwargs[name] = sq_from(kwargs[name])
+    return cls(**kwargs)
+
+
+@dataclass
+class State:
+    quest: Quest = field(compare=False, repr=False)
+    seats: int
+    seed: int
+    options: dict[str, Any]
+    rng: int
+    round: int = 1
+    phase: str = "heroes"  # heroes | monsters | over
+    turn: TurnState = field(default_factory=TurnState)
+    mturn: MonsterTurn = field(default_factory=MonsterTurn)
+    heroes: dict[str, HeroState] = field(default_factory=dict)
+    monsters: dict[str, MonsterState] = field(default_factory=dict)
+    doors: dict[str, DoorState] = field(default_factory=dict)
+    traps: dict[str, TrapState] = field(default_factory=dict)
+    areas: dict[str, str] = field(default_factory=dict)  # revealed area -> public id
+    furniture: dict[str, str] = field(default_factory=dict)  # revealed furniture -> public id
+    fallen_blocks: list[Square] = field(default_factory=list)
+    searched: list[str] = field(default_factory=list)  # "hero:area" treasure searches done
+    special_found: list[str] = field(default_factory=list)  # areas whose special was found
+    deck: list[str] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)  # next public/internal numbers
+    drops: list[Drop] = field(default_factory=list)
+    villain_defeated: bool = False
+    outcome: str | None = None  # heroes | zargon
+    seq: int = 0  # events emitted so far
+    log: list[dict[str, Any]] = field(default_factory=list)  # the last LOG_SIZE events
+
+    # --- copying -----------------------------------------------------------------------------
+    def clone(self) -> State:
+        """A deep copy, written out by hand because `copy.deepcopy` is too slow for `apply`."""
+        c = copy.copy(self)
+        c.turn = copy.copy(self.turn)
+        c.mturn = copy.copy(self.mturn)
+        c.heroes = {k: _clone_hero(h) for k, h in self.heroes.items()}
+        c.monsters = {k: copy.copy(m) for k, m in self.monsters.items()}
+        c.doors = {k: copy.copy(d) for k, d in self.doors.items()}
+        c.traps = {k: copy.copy(t) for k, t in self.traps.items()}
+        c.areas = dict(self.areas)
+        c.furniture = dict(self.furniture)
+        c.fallen_blocks = list(self.fallen_blocks)
+        c.searched = list(self.searched)
+        c.special_found = list(self.special_found)
+        c.deck = list(self.deck)
+        c.counters = dict(self.counters)
+        c.drops = [copy.deepcopy(d) for d in self.drops]
+        c.log = list(self.log)  # events are never mutated once emitted
+        c.options = self.options  # never mutated after new_game
+        return c
+
+    # --- JSON --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "quest": self.quest.slug,
+            "seats": self.seats,
+            "seed": self.seed,
+            "options": copy.deepcopy(self.options),
+            "rng": format(self.rng, "x"),  # a string: 64-bit ints do not survive JS/JSON floats
+            "round": self.round,
+            "phase": self.phase,
+            "turn": _obj_json(self.turn),
+            "mturn": _obj_json(self.mturn),
+            "heroes": {k: _obj_json(h) for k, h in self.heroes.items()},
+            "monsters": {k: _obj_json(m) for k, m in self.monsters.items()},
+            "doors": {k: _obj_json(d) for k, d in self.doors.items()},
+            "traps": {k: _obj_json(t) for k, t in self.traps.items()},
+            "areas": dict(self.areas),
+            "furniture": dict(self.furniture),
+            "fallen_blocks": [sq_json(s) for s in self.fallen_blocks],
+            "searched": list(self.searched),
+            "special_found": list(self.special_found),
+            "deck": list(self.deck),
+            "counters": dict(self.counters),
+            "drops": [_obj_json(d) for d in self.drops],
+            "villain_defeated": self.villain_defeated,
+            "outcome": self.outcome,
+            "seq": self.seq,
+            "log": copy.deepcopy(self.log),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], quest: Quest | None = None) -> State:
+        """Rebuild a state; the quest is looked up by slug unless given (see `load_quest`)."""
+        if quest is None:
+            from .engine import quest_for_slug
+
+            quest = quest_for_slug(d["quest"])
+        return cls(
+            quest=quest,
+            seats=d["seats"],
+            seed=d["seed"],
+            options=copy.deepcopy(d["options"]),
+            rng=int(d["rng"], 16),
+            round=d["round"],
+            phase=d["phase"],
+            turn=_obj_from(TurnState, d["turn"]),
+            mturn=_obj_from(MonsterTurn, d["mturn"]),
+            heroes={k: _obj_from(HeroState, v) for k, v in d["heroes"].items()},
+            monsters={k: _obj_from(MonsterState, v) for k, v in d["monsters"].items()},
+            doors={k: _obj_from(DoorState, v) for k, v in d["doors"].items()},
+            traps={k: _obj_from(TrapState, v) for k, v in d["traps"].items()},
+            areas=dict(d["areas"]),
+            furniture=dict(d["furniture"]),
+            fallen_blocks=[s for s in map(sq_from, d["fallen_blocks"]) if s is not None],
+            searched=list(d["searched"]),
+            special_found=list(d["special_found"]),
+            deck=list(d["deck"]),
+            counters=dict(d["counters"]),
+            drops=[_obj_from(Drop, v) for v in d["drops"]],
+            villain_defeated=d["villain_defeated"],
+            outcome=d["outcome"],
+            seq=d["seq"],
+            log=copy.deepcopy(d["log"]),
+        )
+
+    # --- small queries used everywhere -------------------------------------------------------
+    def next_number(self, counter: str) -> int:
+        n = self.counters.get(counter, 0) + 1
+        self.counters[counter] = n
+        return n
+
+    def living_monsters(self) -> list[MonsterState]:
+        return [m for m in self.monsters.values() if m.alive]
+
+    def monster_by_pub(self, pub: str) -> MonsterState | None:
+        for m in self.monsters.values():
+            if m.pub == pub and m.alive:
+                return m
+        return None
+
+
+def _clone_hero(h: HeroState) -> HeroState:
+    c = copy.copy(h)
+    c.armour = list(h.armour)
+    c.items = list(h.items)
+    c.spells = list(h.spells)
+    c.artifacts = list(h.artifacts)
+    c.effects = list(h.effects)
+    return c

@@ -1,0 +1,235 @@
+"""What each seat may see (rules.md 13): `seat_view`.
+
+Hero seats get only revealed areas, revealed monsters, detected traps and found doors, public
+ids only, and private hero fields for their own heroes. Zargon sees everything except heroes'
+private fields, the treasure deck and the RNG; things not yet revealed carry a "z-" id that is
+never shown to hero seats.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import action_to_json
+from .board import Board
+from .combat import hero_attack_dice, hero_defend_dice
+from .data import heroes_of_seat, seat_of_hero
+from .engine import legal_actions
+from .events import ZARGON_SEAT, event_for_seat
+from .geometry import Geometry
+from .quest import Square
+from .state import HeroState, MonsterState, State, sq_json
+
+
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    zargon = seat == ZARGON_SEAT
+    board = Board(state)
+    view: dict[str, Any] = {
+        "seat": seat,
+        "role": "zargon" if zargon else "hero",
+        "heroes_owned": list(heroes_of_seat(state.seats, seat)),
+        "round": state.round,
+        "turn": turn_view(state),
+        "quest": quest_view(state, zargon),
+        "map": map_view(state, board, zargon),
+        "heroes": [hero_view(state, board, h, seat) for h in state.heroes.values()],
+        "monsters": monsters_view(state, zargon),
+        "belongings": [{"hero": d.hero, "square": sq_json(d.square)} for d in state.drops],
+        "legal_actions": [action_to_json(a) for a in legal_actions(state, seat)],
+        "log": [e for e in (event_for_seat(ev, seat) for ev in state.log) if e is not None],
+        "outcome": state.outcome,
+    }
+    return view
+
+
+def zid(prefix: str, internal: str) -> str:
+    return f"z-{prefix}-{internal}"
+
+
+def turn_view(s: State) -> dict[str, Any]:
+    t, mt = s.turn, s.mturn
+    active = s.monsters.get(mt.monster) if mt.monster else None
+    seat = None
+    if s.phase == "heroes" and t.hero:
+        seat = seat_of_hero(s.seats, t.hero)
+    elif s.phase == "monsters":
+        seat = ZARGON_SEAT
+    return {
+        "phase": s.phase,
+        "hero": t.hero,
+        "seat": seat,
+        "movement_rolled": t.movement_rolled,
+        "movement_left": t.movement_left,
+        "has_moved": t.has_moved,
+        "has_acted": t.has_acted,
+        "active_monster": active.pub if active else None,
+        "monster_movement_left": mt.movement_left if active else 0,
+        "monster_has_attacked": mt.has_attacked if active else False,
+    }
+
+
+def quest_view(s: State, zargon: bool) -> dict[str, Any]:
+    q = s.quest
+    out: dict[str, Any] = {"name": q.name, "parchment": q.parchment}
+    if zargon:
+        out["notes"] = q.notes
+        out["special_treasures"] = [
+            {"area": s.areas.get(area, zid("a", area)), "name": st.name, "text": st.text,
+             "found": area in s.special_found}
+            for area, st in q.special_treasures.items()
+        ]
+    return out
+
+
+def area_id(s: State, area: str) -> str:
+    return s.areas.get(area) or zid("a", area)
+
+
+def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
+    geo = b.geo
+    q = s.quest
+    visible_areas = set(q.areas) if zargon else set(s.areas)
+    return {
+        "width": q.width,
+        "height": q.height,
+        "squares": squares_view(s, geo, visible_areas, zargon),
+        "areas": [
+            {"id": area_id(s, a.id), "kind": a.kind, "name": a.name, "revealed": a.id in s.areas}
+            for a in q.areas.values() if a.id in visible_areas
+        ],
+        "doors": doors_view(s, geo, zargon),
+        "blocked": blocked_view(s, geo, visible_areas),
+        "stairway": [sq_json(sq) for sq in sorted(q.stairway)
+                     if geo.area_of.get(sq) in visible_areas],
+        "furniture": [
+            {"id": s.furniture.get(f.id) or zid("f", f.id), "kind": f.kind,
+             "squares": [sq_json(sq) for sq in f.squares]}
+            for f in q.furniture if geo.furniture_area.get(f.id) in visible_areas
+        ],
+        "traps": traps_view(s, geo, zargon),
+    }
+
+
+def squares_view(s: State, geo: Geometry, areas: set[str], zargon: bool) -> list[dict[str, Any]]:
+    out = []
+    for area in s.quest.areas:
+        if area not in areas:
+            continue
+        aid = area_id(s, area)
+        revealed = area in s.areas
+        for sq in geo.area_squares[area]:
+            walls = geo.wall_sides[sq]
+            if not zargon and sq in geo.secret_sides:  # unfound secret doors look like wall
+                hidden = {side for side, d in geo.secret_sides[sq] if not s.doors[d].found}
+                walls = "".join(side for side in "NESW" if side in walls or side in hidden)
+            out.append({"x": sq[0], "y": sq[1], "area": aid, "walls": walls,
+                        "revealed": revealed})
+    return out
+
+
+def doors_view(s: State, geo: Geometry, zargon: bool) -> list[dict[str, Any]]:
+    out = []
+    for door_id, ds in s.doors.items():
+        if ds.pub is None and not zargon:
+            continue
+        door = geo.doors[door_id]
+        out.append({
+            "id": ds.pub or zid("d", door_id),
+            "between": [sq_json(door.a), sq_json(door.b)],
+            "open": ds.open,
+            "secret": door.secret,
+            "found": ds.found or not door.secret,
+        })
+    return out
+
+
+def blocked_view(s: State, geo: Geometry, areas: set[str]) -> list[list[int] | None]:
+    def shown(sq: Square) -> bool:
+        area = geo.area_of.get(sq)
+        if area is not None:
+            return area in areas
+        return any(geo.area_of.get(nb) in areas for nb in _around(sq))
+
+    squares = sorted({sq for sq in geo.blocked if shown(sq)} | set(s.fallen_blocks))
+    return [sq_json(sq) for sq in squares]
+
+
+def _around(sq: Square) -> list[Square]:
+    x, y = sq
+    return [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+
+
+def traps_view(s: State, geo: Geometry, zargon: bool) -> list[dict[str, Any]]:
+    out = []
+    for trap_id, ts in s.traps.items():
+        if ts.pub is None and not zargon:
+            continue
+        trap = geo.traps[trap_id]
+        furniture = None
+        if trap.furniture is not None:
+            furniture = s.furniture.get(trap.furniture) or zid("f", trap.furniture)
+        out.append({
+            "id": ts.pub or zid("t", trap_id),
+            "kind": trap.kind,
+            "square": sq_json(trap.square),
+            "furniture": furniture,
+            "state": ts.state,
+            "detected": ts.detected,
+        })
+    return out
+
+
+def hero_view(s: State, b: Board, h: HeroState, seat: int) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "hero": h.hero,
+        "name": h.name,
+        "seat": seat_of_hero(s.seats, h.hero),
+        "position": sq_json(h.position),
+        "status": h.status,
+        "body": h.body,
+        "body_max": h.body_max,
+        "mind": h.mind,
+        "mind_max": h.mind_max,
+        "attack": hero_attack_dice(b, h) if h.playing else 0,
+        "defend": hero_defend_dice(b, h) if h.playing else 0,
+        "weapon": h.weapon,
+        "armour": list(h.armour),
+        "in_pit": b.in_pit(h.position),
+        "effects": list(h.effects),
+    }
+    if seat != ZARGON_SEAT and h.hero in heroes_of_seat(s.seats, seat):
+        out.update({
+            "spells": list(h.spells),
+            "potions": h.potions,
+            "gold": h.gold,
+            "tool_kit": h.tool_kit,
+            "artifacts": list(h.artifacts),
+            "items": list(h.items),
+            "auto_drink": h.auto_drink,
+        })
+    return out
+
+
+def monsters_view(s: State, zargon: bool) -> list[dict[str, Any]]:
+    out = []
+    for m in s.monsters.values():
+        if not m.alive or (m.pub is None and not zargon):
+            continue
+        out.append(monster_view(s, m, zargon))
+    return out
+
+
+def monster_view(s: State, m: MonsterState, zargon: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": m.pub or zid("m", m.key),
+        "kind": m.kind,
+        "position": sq_json(m.position),
+        "body": m.body,
+        "body_max": m.body_max,
+        "asleep": m.asleep,
+        "tempest": m.tempest,
+        "activated": m.activated,
+    }
+    if zargon:
+        out["revealed"] = m.pub is not None
+    return out

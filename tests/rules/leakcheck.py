@@ -1,0 +1,71 @@
+"""Checks that a hero seat's view and events hold nothing it may not see (rules.md 13)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from apps.rules import State
+from apps.rules.data import heroes_of_seat
+
+PRIVATE_HERO_FIELDS = {"spells", "potions", "gold", "tool_kit", "artifacts", "items",
+                       "auto_drink"}
+FORBIDDEN_KEYS = {"deck", "rng", "seed", "notes", "special_treasures"}
+
+
+def walk(value: Any) -> Iterator[tuple[str | None, Any]]:
+    """Every (key, value) pair and bare value in a JSON structure."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k, v
+            yield from walk(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield None, v
+            yield from walk(v)
+
+
+def hidden_ids(s: State) -> set[str]:
+    """Internal ids of everything still hidden from the heroes."""
+    q = s.quest
+    ids = {m.key for m in s.monsters.values() if m.pub is None}
+    ids |= {t for t, ts in s.traps.items() if ts.pub is None}
+    ids |= {d for d, ds in s.doors.items() if ds.pub is None}
+    ids |= {a for a in q.areas if a not in s.areas}
+    return {i for i in ids if len(i) > 2}  # one-letter test area ids would match anything
+
+
+def assert_hero_view_clean(s: State, seat: int, view: dict[str, Any]) -> None:
+    hidden = hidden_ids(s)
+    for key, value in walk(view):
+        assert key not in FORBIDDEN_KEYS, f"seat {seat} sees {key}"
+        if isinstance(value, str):
+            assert not value.startswith("z-"), f"seat {seat} sees hidden id {value}"
+            assert value not in hidden, f"seat {seat} sees hidden {value}"
+    revealed_areas = set(s.areas.values())
+    assert {sq["area"] for sq in view["map"]["squares"]} <= revealed_areas
+    assert {a["id"] for a in view["map"]["areas"]} <= revealed_areas
+    public_monsters = {m.pub for m in s.monsters.values() if m.alive and m.pub}
+    assert {m["id"] for m in view["monsters"]} == public_monsters
+    detected = {ts.pub for ts in s.traps.values() if ts.pub}
+    assert {t["id"] for t in view["map"]["traps"]} <= detected
+    assert all(t["detected"] for t in view["map"]["traps"])
+    visible_doors = {ds.pub for ds in s.doors.values() if ds.pub}
+    assert {d["id"] for d in view["map"]["doors"]} <= visible_doors
+    owned = set(heroes_of_seat(s.seats, seat))
+    for h in view["heroes"]:
+        if h["hero"] not in owned:
+            assert not PRIVATE_HERO_FIELDS & set(h), f"seat {seat} sees {h['hero']}'s inventory"
+
+
+def assert_event_clean(s: State, seat: int, event: dict[str, Any] | None) -> None:
+    if event is None:
+        return
+    hidden = hidden_ids(s)
+    owned = set(heroes_of_seat(s.seats, seat))
+    for key, value in walk(event):
+        assert key not in FORBIDDEN_KEYS | {"audience", "redacted"}
+        if isinstance(value, str):
+            assert not value.startswith("z-") and value not in hidden
+    if event["type"] == "search" and event.get("hero") not in owned:
+        assert event.get("find") in (None, "treasure", "hazard", "wandering_monster")

@@ -1,0 +1,159 @@
+"""rules.md section 4: areas, line of sight and revealing."""
+
+from apps.rules import EndPhase, MonsterMove, Move, OpenDoor, legal_actions, seat_view
+from apps.rules.board import Board
+from apps.rules.geometry import geometry
+
+from .builders import ZARGON, act, build_quest, place, set_turn, start, zargon_turn
+
+OPEN_ROOM = """
+aaaaa
+aaaaa
+aaaaa
+"""
+
+
+def sees(state, a, b):
+    return Board(state).sees(a, b)
+
+
+def test_clear_line_across_a_room():
+    s = start(build_quest(OPEN_ROOM))
+    place(s, barbarian=(0, 0), dwarf=None, elf=None, wizard=None)
+    assert sees(s, (0, 0), (4, 2))
+
+
+def test_wall_between_rooms_blocks_sight():
+    s = start(build_quest("aaaa.bbbb"))
+    assert not sees(s, (0, 0), (8, 0))
+
+
+def test_another_figure_blocks_sight_but_the_ends_do_not():
+    q = build_quest(OPEN_ROOM, monsters=[("orc", (2, 1))])
+    s = place(start(q), barbarian=(0, 1), dwarf=(4, 1), elf=None, wizard=None)
+    assert not sees(s, (0, 1), (4, 1))
+    assert sees(s, (0, 1), (2, 1))  # the target's own square never blocks
+
+
+def test_blocked_square_blocks_sight():
+    s = place(start(build_quest(OPEN_ROOM, blocked=[(2, 1)])), dwarf=None, elf=None,
+              wizard=None, barbarian=(0, 0))
+    assert not sees(s, (0, 1), (4, 1))
+
+
+def test_touching_the_corner_of_blocked_squares_does_not_block():
+    s = place(start(build_quest(OPEN_ROOM, blocked=[(1, 0), (0, 1)])), barbarian=(4, 2),
+              dwarf=None, elf=None, wizard=None)
+    assert sees(s, (0, 0), (1, 1))
+    assert sees(s, (0, 0), (2, 2))
+
+
+def test_line_grazing_the_end_of_a_wall_is_not_blocked():
+    # room b is the single square (1, 0): its walls end at the corner the line touches
+    s = start(build_quest("ab\naa", hero_starts={"barbarian": (0, 0), "dwarf": (0, 1),
+                                                 "elf": (1, 1), "wizard": (0, 1)}))
+    assert sees(s, (0, 0), (1, 1))
+
+
+def test_line_through_a_corner_where_walls_cut_both_ways_is_blocked():
+    s = start(build_quest("ab\nca", hero_starts={"barbarian": (0, 0), "dwarf": (0, 0),
+                                                 "elf": (1, 1), "wizard": (1, 1)}))
+    assert not sees(s, (0, 0), (1, 1))
+
+
+def test_closed_door_blocks_sight_and_open_door_lets_it_through():
+    q = build_quest("aaaa.bbbb\naaaaPbbbb", doors=[((3, 1), (4, 1)), ((4, 1), (5, 1))])
+    s = start(q)
+    s.heroes["barbarian"].position = (3, 1)
+    assert not sees(s, (3, 1), (6, 1))
+    for d in s.doors.values():
+        d.open = True
+    assert sees(s, (3, 1), (6, 1))
+
+
+def test_exact_integer_geometry_on_shallow_lines():
+    geo = geometry(build_quest("aaaaaaaaaa\naaaaaaaaaa\naaaaaaaaaa"))
+    none: frozenset[int] = frozenset()
+    # the line (0.5,0.5)->(9.5,2.5) crosses the middle row only between x=2.75 and x=7.25
+    blocker = frozenset({geo.index((5, 1))})
+    assert not geo.line_of_sight((0, 0), (9, 2), none, blocker)
+    assert geo.line_of_sight((0, 0), (9, 2), none, frozenset({geo.index((1, 1))}))
+
+
+# --- revealing ---------------------------------------------------------------------------------
+TWO_ROOMS = """
+aaaa.bbbb
+aaaaPbbbb
+aaaa.bbbb
+"""
+
+
+def test_only_the_entrance_is_revealed_at_the_start():
+    q = build_quest(TWO_ROOMS, doors=[((3, 1), (4, 1))], monsters=[("orc", (7, 1))])
+    s = start(q)
+    assert set(s.areas) == {"a"}
+    view = seat_view(s, 2)
+    assert {sq["area"] for sq in view["map"]["squares"]} == {s.areas["a"]}
+    assert view["monsters"] == []
+
+
+def test_opening_a_door_reveals_the_area_beyond_with_its_monsters():
+    q = build_quest(TWO_ROOMS, doors=[((3, 1), (4, 1)), ((4, 1), (5, 1))],
+                    monsters=[("orc", (7, 1))])
+    s = set_turn(start(q), "barbarian")
+    place(s, barbarian=(3, 1))
+    s = act(s, 2, OpenDoor("barbarian", "d1")).state
+    assert "P" in s.areas and "b" not in s.areas
+    place(s, barbarian=(4, 1))
+    t = act(s, 2, OpenDoor("barbarian", "d2"))
+    assert "b" in t.state.areas
+    assert [m["id"] for m in seat_view(t.state, 2)["monsters"]] == ["m1"]
+    assert "orc (m1)" in " ".join(e["text"] for e in t.events)
+
+
+def test_an_area_in_line_of_sight_is_revealed():
+    # passage P runs east from the door; passage Q continues it (a different area)
+    q = build_quest("aaaa....\naaaaPPQQ", doors=[((3, 1), (4, 1))])
+    s = set_turn(start(q), "barbarian")
+    place(s, barbarian=(3, 1))
+    s = act(s, 2, OpenDoor("barbarian", "d1")).state
+    assert {"P", "Q"} <= set(s.areas)
+
+
+def test_revealing_never_shows_traps_or_secret_doors():
+    q = build_quest("aaaabbbb", traps=[("pit", (1, 0))], secret_doors=[((3, 0), (4, 0))])
+    view = seat_view(start(q), 2)
+    assert view["map"]["traps"] == [] and view["map"]["doors"] == []
+    east = next(sq for sq in view["map"]["squares"] if (sq["x"], sq["y"]) == (3, 0))
+    assert "E" in east["walls"]  # a hidden secret door looks like wall
+
+
+def test_revealed_stays_revealed_when_the_heroes_leave():
+    q = build_quest("aaaa....\naaaaPPQQ", doors=[((3, 1), (4, 1))])
+    s = set_turn(start(q), "barbarian", movement=4)
+    place(s, barbarian=(3, 1))
+    s = act(s, 2, OpenDoor("barbarian", "d1")).state
+    s = act(s, 2, Move("barbarian", (2, 1))).state
+    assert {"a", "P", "Q"} <= set(s.areas)
+
+
+def test_a_revealed_monster_stays_visible_wherever_it_moves():
+    q = build_quest("aaaaPPPPPPQQQQ", monsters=[("goblin", (5, 0))],
+                    hero_starts={h: (0, 0) for h in ("barbarian", "dwarf", "elf", "wizard")},
+                    doors=[((3, 0), (4, 0))])
+    s = start(q)
+    s.doors["door1"].open = True
+    s = zargon_turn(s)
+    s.areas["P"] = "a2"
+    s.monsters["mon1"].pub = "m1"
+    s = act(s, ZARGON, MonsterMove("m1", (6, 0))).state
+    place(s, barbarian=(0, 0))
+    assert [m["position"] for m in seat_view(s, 2)["monsters"]] == [[6, 0]]
+
+
+def test_zargon_only_activates_revealed_monsters():
+    q = build_quest(TWO_ROOMS, monsters=[("orc", (1, 1)), ("orc", (7, 1))])
+    s = zargon_turn(start(q))
+    monsters = {getattr(a, "monster", None) for a in legal_actions(s, ZARGON)}
+    assert monsters == {"m1", None}
+    assert EndPhase() in legal_actions(s, ZARGON)

@@ -1,0 +1,198 @@
+"""rules.md section 5 (combat) and the weapons of section 10."""
+
+import pytest
+
+from apps.rules import (
+    Attack,
+    EndTurn,
+    IllegalAction,
+    MonsterAttack,
+    TakeBelongings,
+    legal_actions,
+    seat_view,
+)
+
+from .builders import ZARGON, act, build_quest, place, set_turn, start, zargon_turn
+
+ROOM = """
+aaaaaa
+aaaaaa
+aaaaaa
+"""
+
+
+def duel(kind="orc", monster_at=(2, 1), hero_at=(1, 1), **options):
+    """The Barbarian alone in a room with one revealed monster; the Barbarian's turn."""
+    s = start(build_quest(ROOM, monsters=[(kind, monster_at)]), **options)
+    place(s, barbarian=hero_at, dwarf=None, elf=None, wizard=None)
+    return set_turn(s, "barbarian")
+
+
+def test_each_skull_is_a_hit_and_monsters_cancel_with_black_shields():
+    s = duel("abomination")  # 2 Body, defends with 3 dice
+    t = act(s, 2, Attack("barbarian", "m1"),
+            dice=["skull", "skull", "skull", "black_shield", "white_shield", "skull"])
+    m = t.state.monsters["mon1"]
+    assert m.body == 0 and not m.alive and m.position is None
+    assert t.events[0]["text"] == (
+        "The Barbarian attacks the abomination (m1): 3 skulls; the abomination rolls "
+        "1 skull and 1 white shield and 1 black shield; the abomination loses 2 Body and is "
+        "defeated."
+    )
+
+
+def test_white_shields_do_not_protect_monsters():
+    s = duel("abomination")
+    t = act(s, 2, Attack("barbarian", "m1"),
+            dice=["skull", "white_shield", "white_shield", "white_shield", "white_shield",
+                  "white_shield"])
+    assert t.state.monsters["mon1"].body == 1
+
+
+def test_heroes_cancel_hits_with_white_shields_only():
+    s = zargon_turn(duel("orc"))
+    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"),
+            dice=["skull", "skull", "skull", "white_shield", "black_shield"])
+    assert t.state.heroes["barbarian"].body == 6
+
+
+def test_every_die_rolled_appears_in_the_event():
+    s = zargon_turn(duel("orc"))
+    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"),
+            dice=["skull", "skull", "black_shield", "white_shield", "white_shield"])
+    assert t.events[0]["dice"] == [
+        {"kind": "combat", "faces": ["skull", "skull", "black_shield"], "who": "m1"},
+        {"kind": "combat", "faces": ["white_shield", "white_shield"], "who": "barbarian"},
+    ]
+
+
+def test_attack_needs_an_adjacent_target_and_no_wall_between():
+    s = duel("orc", monster_at=(3, 1))
+    with pytest.raises(IllegalAction, match="out of reach"):
+        act(s, 2, Attack("barbarian", "m1"))
+    q = build_quest("aab", monsters=[("orc", (2, 0))])
+    s = set_turn(place(start(q), barbarian=(1, 0)), "barbarian")
+    s.areas["b"] = "a9"
+    s.monsters["mon1"].pub = "m1"
+    with pytest.raises(IllegalAction, match="out of reach"):
+        act(s, 2, Attack("barbarian", "m1"))
+
+
+def test_ordinary_weapons_cannot_attack_diagonally():
+    s = duel("orc", monster_at=(2, 2))
+    with pytest.raises(IllegalAction):
+        act(s, 2, Attack("barbarian", "m1"))
+
+
+@pytest.mark.parametrize("weapon", ["staff", "spear", "longsword"])
+def test_staff_spear_and_longsword_attack_diagonally(weapon):
+    s = duel("orc", monster_at=(2, 2), heroes={"barbarian": {"weapon": weapon}})
+    assert Attack("barbarian", "m1") in legal_actions(s, 2)
+
+
+def test_crossbow_shoots_a_visible_monster_that_is_not_adjacent():
+    s = duel("orc", monster_at=(5, 1), heroes={"barbarian": {"items": ["crossbow"]}})
+    t = act(s, 2, Attack("barbarian", "m1"), dice=["skull"] * 3 + ["white_shield"] * 2)
+    assert "shoots at" in t.events[0]["text"]
+    assert not t.state.monsters["mon1"].alive
+
+
+def test_a_figure_attacks_at_most_once_per_activation():
+    s = zargon_turn(duel("orc"))
+    s = act(s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["white_shield"] * 5).state
+    with pytest.raises(IllegalAction, match="already attacked"):
+        act(s, ZARGON, MonsterAttack("m1", "barbarian"))
+
+
+def test_a_figure_in_a_pit_rolls_one_die_fewer_but_never_fewer_than_one():
+    q = build_quest(ROOM, monsters=[("orc", (2, 1))], traps=[("pit", (1, 1))])
+    s = set_turn(place(start(q), barbarian=(1, 1), dwarf=None, elf=None, wizard=None),
+                 "barbarian")
+    s.traps["trap1"].state = "sprung"
+    t = act(s, 2, Attack("barbarian", "m1"), dice=["skull", "skull", "white_shield",
+                                                   "white_shield"])
+    assert t.events[0]["dice"][0]["faces"] == ["skull", "skull"]  # 3 - 1
+    s.heroes["barbarian"].weapon = "dagger"
+    t = act(s, 2, Attack("barbarian", "m1"), dice=["skull", "white_shield", "white_shield"])
+    assert len(t.events[0]["dice"][0]["faces"]) == 1
+
+
+def test_courage_adds_two_attack_dice():
+    s = duel("orc")
+    s.heroes["barbarian"].effects.append("courage")
+    t = act(s, 2, Attack("barbarian", "m1"), dice=["white_shield"] * 7)
+    assert len(t.events[0]["dice"][0]["faces"]) == 5
+
+
+def test_rock_skin_adds_a_defend_die_until_it_absorbs_damage():
+    s = zargon_turn(duel("orc"))
+    s.heroes["barbarian"].effects.append("rock_skin")
+    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"),
+            dice=["skull", "skull", "skull", "white_shield", "white_shield", "skull"])
+    assert len(t.events[0]["dice"][1]["faces"]) == 3
+    assert t.state.heroes["barbarian"].body == 7
+    assert "rock_skin" not in t.state.heroes["barbarian"].effects
+
+
+def test_hero_at_zero_body_drinks_a_potion_at_once():
+    s = zargon_turn(duel("orc"))
+    s.heroes["barbarian"].body, s.heroes["barbarian"].potions = 1, 1
+    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"),
+            dice=["skull"] * 3 + ["skull", "skull"] + [3])
+    b = t.state.heroes["barbarian"]
+    assert (b.status, b.body, b.potions) == ("playing", 3, 0)
+
+
+def test_hero_without_auto_drink_falls_at_zero_body():
+    s = zargon_turn(duel("orc"))
+    s.heroes["barbarian"].body, s.heroes["barbarian"].potions = 1, 1
+    s.heroes["barbarian"].auto_drink = False
+    s.heroes["dwarf"].status, s.heroes["dwarf"].position = "playing", (0, 0)
+    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["skull"] * 3 + ["skull"] * 2)
+    assert t.state.heroes["barbarian"].status == "fallen"
+    assert t.state.heroes["barbarian"].position is None
+
+
+def test_fallen_heroes_belongings_can_be_taken_by_a_hero_in_the_same_area():
+    s = zargon_turn(duel("orc"))
+    b = s.heroes["barbarian"]
+    b.body, b.gold, b.tool_kit = 1, 40, True
+    s.heroes["dwarf"].status, s.heroes["dwarf"].position = "playing", (0, 0)
+    s = act(s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["skull"] * 3 + ["skull"] * 2).state
+    assert [d.hero for d in s.drops] == ["barbarian"]
+    s = set_turn(s, "dwarf")
+    assert TakeBelongings("dwarf", "barbarian") in legal_actions(s, 2)
+    s = act(s, 2, TakeBelongings("dwarf", "barbarian")).state
+    assert (s.heroes["dwarf"].gold, s.heroes["dwarf"].tool_kit, s.drops) == (40, True, [])
+    assert not s.turn.has_acted
+
+
+def test_belongings_are_lost_when_no_living_hero_is_in_the_area():
+    s = zargon_turn(duel("orc"))
+    s.heroes["barbarian"].body, s.heroes["barbarian"].gold = 1, 40
+    s.heroes["dwarf"].status, s.heroes["dwarf"].position = "playing", (0, 0)
+    s.heroes["dwarf"].position = None
+    s.heroes["dwarf"].status = "escaped"
+    s = act(s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["skull"] * 3 + ["skull"] * 2).state
+    assert s.drops == []
+
+
+def test_a_hero_falling_on_their_own_turn_ends_it():
+    s = duel("orc")
+    s.heroes["dwarf"].status, s.heroes["dwarf"].position = "playing", (0, 0)
+    s.heroes["barbarian"].body = 1
+    s.deck = ["hazard", *s.deck]
+    s.monsters["mon1"].alive = False
+    s.monsters["mon1"].position = None
+    from apps.rules import SearchTreasure
+
+    t = act(s, 2, SearchTreasure("barbarian"))
+    assert t.state.heroes["barbarian"].status == "fallen"
+    assert t.state.turn.hero == "dwarf"
+
+
+def test_defeated_monsters_leave_the_board_and_the_view():
+    s = duel("goblin")
+    s = act(s, 2, Attack("barbarian", "m1"), dice=["skull"] * 3 + ["white_shield"]).state
+    assert seat_view(s, 2)["monsters"] == []
+    assert act(s, 2, EndTurn("barbarian")).state.phase in ("heroes", "monsters")
