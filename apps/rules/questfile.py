@@ -1,0 +1,1296 @@
+"""Quest files: reading and validating the YAML files that describe a quest.
+
+The format is documented for quest authors in `docs/quest-format.md`. In short, a quest file is a
+YAML mapping with a `map:` block (one character per square, one line per row, north to south),
+an `areas:` table naming every character used in the map, and lists of doors, furniture, traps
+and monsters placed on `[x, y]` squares (x from 0 west to east, y from 0 north to south).
+
+- `parse_quest_file(path) -> Quest` reads a file and raises `QuestFileError` listing every problem.
+- `validate_quest_file(path) -> list[str]` returns every problem (an empty list: the file is fine).
+- `parse_quest_text(text, name)` / `validate_quest_text(text, name)` do the same for text held
+  elsewhere (e.g. an admin's edit in the database); `name` is used in the messages.
+- `python -m apps.rules.questfile PATH...` prints OK or the problems (exit code 0 or 1).
+
+Every problem names the file, the line and the field, e.g.
+`ashen_vault.yaml line 42, doors[3].between: squares (4, 2) and (6, 2) are not adjacent`.
+List indexes in field names count from 0.
+
+Pure Python (PyYAML and pydantic); no Django.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Generic, Literal, TypeVar, cast
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
+
+from apps.rules.quest import (
+    Area,
+    Door,
+    Furniture,
+    MonsterDef,
+    Quest,
+    SpecialTreasure,
+    Square,
+    TrapDef,
+    TrapKind,
+)
+
+__all__ = [
+    "FURNITURE_KINDS",
+    "MAP_LEGEND",
+    "MAX_HEIGHT",
+    "MAX_WIDTH",
+    "MONSTER_KINDS",
+    "QUESTS_DIR",
+    "TRAP_KINDS",
+    "QuestFileError",
+    "main",
+    "parse_quest_file",
+    "parse_quest_text",
+    "quest_path",
+    "render_map",
+    "validate_quest_file",
+    "validate_quest_text",
+]
+
+QUESTS_DIR = Path(__file__).resolve().with_name("quests")
+MAX_WIDTH = 26
+MAX_HEIGHT = 19
+ROCK_CHARS = frozenset("#.")
+HERO_NAMES = ("barbarian", "dwarf", "elf", "wizard")
+MONSTER_KINDS = (
+    "goblin",
+    "orc",
+    "abomination",
+    "skeleton",
+    "zombie",
+    "mummy",
+    "dread_warrior",
+    "gargoyle",
+    "dread_warden",
+)
+TRAP_KINDS = ("pit", "falling_block", "spear", "chest")
+SQUARE_TRAP_KINDS = ("pit", "falling_block", "spear")
+FURNITURE_KINDS = (
+    "alchemist_bench",
+    "bookcase",
+    "chest",
+    "cupboard",
+    "fireplace",
+    "rack",
+    "sorcerer_table",
+    "table",
+    "throne",
+    "tomb",
+    "weapons_rack",
+)
+ID_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+SLUG_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+Loc = tuple[str | int, ...]
+T = TypeVar("T")
+M = TypeVar("M", bound="_Spec")
+
+
+class QuestFileError(Exception):
+    """A quest file cannot be used; `problems` lists every problem found, one per string."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems: list[str] = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+# --------------------------------------------------------------------------------------------
+# Schema (pydantic): the shape of each entry. Meaning is checked afterwards by `_Checker`.
+# --------------------------------------------------------------------------------------------
+
+
+def _square(value: Any) -> Any:
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return (value[0], value[1])
+    raise ValueError(f"a square is written [x, y] with two whole numbers, got {_show(value)}")
+
+
+def _square_pair(value: Any) -> Any:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return value
+    raise ValueError(f"write the two squares as [[x, y], [x, y]], got {_show(value)}")
+
+
+def _area_ref(value: Any) -> Any:
+    # YAML reads a bare digit (`area: 3`) as a number; area keys are map characters.
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 9:
+        return str(value)
+    return value
+
+
+SquareIn = Annotated[tuple[int, int], BeforeValidator(_square)]
+NonNegInt = Annotated[StrictInt, Field(ge=0)]
+Text = Annotated[StrictStr, Field(min_length=1)]
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AreaSpec(_Spec):
+    kind: Literal["room", "passage"]
+    name: Text
+    entrance: StrictBool = False
+
+
+class DoorSpec(_Spec):
+    id: StrictStr
+    between: Annotated[tuple[SquareIn, SquareIn], BeforeValidator(_square_pair)]
+    secret: StrictBool = False
+
+
+class FurnitureSpec(_Spec):
+    id: StrictStr
+    kind: StrictStr
+    squares: Annotated[list[SquareIn], Field(min_length=1)]
+
+
+class TrapSpec(_Spec):
+    id: StrictStr
+    kind: StrictStr
+    at: SquareIn | None = None
+    furniture: StrictStr | None = None
+    damage: StrictInt | None = None
+
+
+class MonsterSpec(_Spec):
+    id: StrictStr
+    kind: StrictStr
+    at: SquareIn
+
+
+class TreasureSpec(_Spec):
+    area: Annotated[StrictStr, BeforeValidator(_area_ref)]
+    name: Text
+    text: Text
+    gold: NonNegInt = 0
+    potions: NonNegInt = 0
+
+
+class HeroesSpec(_Spec):
+    barbarian: SquareIn
+    dwarf: SquareIn
+    elf: SquareIn
+    wizard: SquareIn
+
+
+_EXAMPLES: dict[str, str] = {
+    "AreaSpec": "{kind: room, name: Guard Room}",
+    "DoorSpec": "{id: door_1, between: [[4, 2], [5, 2]]}",
+    "FurnitureSpec": "{id: table_1, kind: table, squares: [[3, 4], [4, 4]]}",
+    "TrapSpec": "{id: pit_1, kind: pit, at: [6, 2]}",
+    "MonsterSpec": "{id: orc_1, kind: orc, at: [7, 3]}",
+    "TreasureSpec": "{area: K, name: ..., text: ..., gold: 100}",
+    "HeroesSpec": "{barbarian: [1, 1], dwarf: [2, 1], elf: [1, 2], wizard: [2, 2]}",
+}
+
+# Top-level keys -> required? Lists are validated entry by entry.
+_TOP_KEYS: dict[str, bool] = {
+    "name": True,
+    "slug": True,
+    "parchment": True,
+    "notes": True,
+    "wandering_monster": True,
+    "villain": True,
+    "reward_gold": False,
+    "map": True,
+    "areas": True,
+    "stairway": True,
+    "heroes": True,
+    "doors": False,
+    "blocked": False,
+    "furniture": False,
+    "traps": False,
+    "monsters": True,
+    "special_treasures": False,
+}
+
+_TEXT = TypeAdapter(Text)
+_STR = TypeAdapter(StrictStr)
+_NONNEG = TypeAdapter(NonNegInt)
+_SQUARE = TypeAdapter(SquareIn)
+
+
+# --------------------------------------------------------------------------------------------
+# Finding line numbers
+# --------------------------------------------------------------------------------------------
+
+
+class _Locator:
+    """Maps a field location (e.g. `("doors", 3, "between")`) to a line in the YAML source."""
+
+    def __init__(self, root: yaml.Node | None) -> None:
+        self.root = root
+
+    def node(self, loc: Loc) -> yaml.Node | None:
+        node = self.root
+        for step in loc:
+            node = _child(node, step)[1] if node is not None else None
+        return node
+
+    def line(self, loc: Loc) -> int | None:
+        node = self.root
+        if node is None:
+            return None
+        line = node.start_mark.line + 1
+        for step in loc:
+            key, child = _child(node, step)
+            if child is None:
+                break
+            line = (key if key is not None else child).start_mark.line + 1
+            node = child
+        return line
+
+
+def _child(node: yaml.Node, step: str | int) -> tuple[yaml.Node | None, yaml.Node | None]:
+    """The (key node, value node) one step below `node`, or (None, None)."""
+    if isinstance(node, yaml.MappingNode):
+        found: tuple[yaml.Node | None, yaml.Node | None] = (None, None)
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == str(step):
+                found = (key, value)  # the last duplicate wins, as in PyYAML
+        return found
+    if (
+        isinstance(node, yaml.SequenceNode)
+        and isinstance(step, int)
+        and 0 <= step < len(node.value)
+    ):
+        return None, node.value[step]
+    return None, None
+
+
+def _field_name(loc: Loc) -> str:
+    out = ""
+    for step in loc:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        else:
+            out += f".{step}" if out else str(step)
+    return out
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool | int | float):
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _sq(square: Square) -> str:
+    return f"({square[0]}, {square[1]})"
+
+
+# --------------------------------------------------------------------------------------------
+# The checker
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Problem:
+    line: int | None
+    field: str
+    message: str
+
+
+@dataclass(frozen=True)
+class _Item(Generic[T]):
+    """A validated list entry and where it came from."""
+
+    index: int
+    loc: Loc
+    spec: T
+
+
+class _Checker:
+    def __init__(self, filename: str, root: yaml.Node | None, data: Any) -> None:
+        self.filename = filename
+        self.locator = _Locator(root)
+        self.data = data
+        self.problems: list[_Problem] = []
+        # Filled in as the checks go; None/empty when the part itself is broken.
+        self.grid: dict[Square, str | None] = {}  # square -> area char, None for rock
+        self.map_ok = False
+        self.width = 0
+        self.height = 0
+        self.row_lines: list[int | None] = []
+        self.areas: dict[str, AreaSpec] = {}  # the valid area entries
+        self.declared_areas: set[str] | None = None  # every key under areas (None: no mapping)
+        self.area_squares: dict[str, set[Square]] = {}
+        self.entrance: str | None = None
+        self.stairway: set[Square] = set()
+        self.blocked: set[Square] = set()
+        self.furniture: list[_Item[FurnitureSpec]] = []
+        self.furniture_at: dict[Square, str] = {}
+        self.doors: list[_Item[DoorSpec]] = []
+        self.door_edges: set[frozenset[Square]] = set()
+        self.doors_complete = False
+        self.traps: list[_Item[TrapSpec]] = []
+        self.trap_at: dict[Square, str] = {}
+        self.monsters: list[_Item[MonsterSpec]] = []
+        self.heroes: HeroesSpec | None = None
+        self.treasures: list[_Item[TreasureSpec]] = []
+        self.ids: dict[str, Loc] = {}
+        self.scalars: dict[str, Any] = {}
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def error(self, loc: Loc, message: str, line: int | None = None) -> None:
+        if line is None:
+            line = self.locator.line(loc)
+        self.problems.append(_Problem(line, _field_name(loc), message))
+
+    def formatted(self) -> list[str]:
+        indexed = sorted(
+            enumerate(self.problems),
+            key=lambda p: (p[1].line if p[1].line is not None else 0, p[0]),
+        )
+        out: list[str] = []
+        for _, p in indexed:
+            where = self.filename if p.line is None else f"{self.filename} line {p.line}"
+            if p.field:
+                where += f", {p.field}"
+            out.append(f"{where}: {p.message}")
+        return out
+
+    def validate(self, adapter: TypeAdapter[T], value: Any, loc: Loc) -> T | None:
+        try:
+            return adapter.validate_python(value)
+        except ValidationError as exc:
+            self._pydantic_errors(loc, exc, ())
+            return None
+
+    def validate_model(self, model: type[M], value: Any, loc: Loc) -> M | None:
+        try:
+            return model.model_validate(value)
+        except ValidationError as exc:
+            self._pydantic_errors(loc, exc, list(model.model_fields))
+            return None
+
+    def _pydantic_errors(self, loc: Loc, exc: ValidationError, allowed: Sequence[str]) -> None:
+        for err in exc.errors(include_url=False):
+            self._pydantic_error(loc, err, allowed)
+
+    def _pydantic_error(self, base: Loc, err: Any, allowed: Sequence[str]) -> None:
+        loc: Loc = base + tuple(err["loc"])
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            hint = f" (allowed: {', '.join(allowed)})" if allowed else ""
+            self.error(loc, f"unknown key {_show(loc[-1])}{hint}")
+            return
+        if kind == "missing":
+            self.error(loc, "is required but missing", line=self.locator.line(loc[:-1]))
+            return
+        if kind == "model_type":
+            example = _EXAMPLES.get(str(err.get("ctx", {}).get("class_name")), "")
+            hint = f" like {example}" if example else ""
+            self.error(loc, f"should be a mapping{hint}, got {_show(err['input'])}")
+            return
+        msg = str(err["msg"])
+        if msg.startswith("Value error, "):
+            self.error(loc, msg.removeprefix("Value error, "))
+            return
+        if msg.startswith("Input should be"):
+            msg = "should be" + msg.removeprefix("Input should be")
+        elif msg.startswith("String should have at least 1 character"):
+            msg = "should not be empty"
+        else:
+            msg = msg[:1].lower() + msg[1:]
+        if isinstance(err.get("input"), str | int | float | bool) or err.get("input") is None:
+            msg += f", got {_show(err.get('input'))}"
+        self.error(loc, msg)
+
+    # -- the whole file ----------------------------------------------------------------------
+
+    def run(self) -> None:
+        if not isinstance(self.data, dict):
+            self.error(
+                (),
+                "a quest file must be a mapping of keys (name:, map:, areas:, ...), "
+                f"got {_show(self.data)}",
+            )
+            return
+        for key in self.data:
+            if key not in _TOP_KEYS:
+                self.error(
+                    (str(key),), f"unknown key {_show(key)} (allowed: {', '.join(_TOP_KEYS)})"
+                )
+        for key, required in _TOP_KEYS.items():
+            if required and key not in self.data:
+                self.error((), f"required key {key!r} is missing")
+        self._check_scalars()
+        self._check_map()
+        self._check_areas()
+        self._check_map_against_areas()
+        self._check_stairway()
+        self._check_blocked()
+        self._check_furniture()
+        self._check_doors()
+        self._check_traps()
+        self._check_monsters()
+        self._check_heroes()
+        self._check_treasures()
+        self._check_reachability()
+
+    def _list(self, key: str) -> list[tuple[int, Loc, Any]]:
+        """The entries of a top-level list (empty if absent or null)."""
+        value = self.data.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.error((key,), f"should be a list (one '- ...' line per entry), got {_show(value)}")
+            return []
+        return [(i, (key, i), entry) for i, entry in enumerate(value)]
+
+    def _items(self, key: str, model: type[M]) -> list[_Item[M]]:
+        items: list[_Item[M]] = []
+        for index, loc, entry in self._list(key):
+            spec = self.validate_model(model, entry, loc)
+            if spec is not None:
+                items.append(_Item(index, loc, spec))
+        return items
+
+    def _check_scalars(self) -> None:
+        for key in ("name", "parchment", "notes"):
+            if key in self.data:
+                self.scalars[key] = self.validate(_TEXT, self.data[key], (key,))
+        slug = self.validate(_STR, self.data["slug"], ("slug",)) if "slug" in self.data else None
+        if slug is not None and not SLUG_RE.match(slug):
+            self.error(
+                ("slug",),
+                f"{slug!r} should be lower-case letters, digits and _ (like ashen_vault)",
+            )
+        self.scalars["slug"] = slug
+        self.scalars["reward_gold"] = (
+            self.validate(_NONNEG, self.data["reward_gold"], ("reward_gold",))
+            if "reward_gold" in self.data
+            else 0
+        )
+        wandering = None
+        if "wandering_monster" in self.data:
+            wandering = self.validate(_STR, self.data["wandering_monster"], ("wandering_monster",))
+            if wandering is not None and wandering not in MONSTER_KINDS:
+                self.error(("wandering_monster",), self._unknown_monster(wandering))
+        self.scalars["wandering_monster"] = wandering
+        if "villain" in self.data:
+            self.scalars["villain"] = self.validate(_STR, self.data["villain"], ("villain",))
+
+    @staticmethod
+    def _unknown_monster(kind: str) -> str:
+        return f"unknown monster kind {kind!r} (known: {', '.join(MONSTER_KINDS)})"
+
+    # -- map and areas -----------------------------------------------------------------------
+
+    def _check_map(self) -> None:
+        if "map" not in self.data:
+            return
+        loc: Loc = ("map",)
+        text = self.validate(_STR, self.data["map"], loc)
+        if text is None:
+            return
+        node = self.locator.node(loc)
+        if not isinstance(node, yaml.ScalarNode) or node.style != "|":
+            self.error(loc, "write the map as a literal block: 'map: |' and then one line per row")
+            return
+        first_line = node.start_mark.line + 2  # the line after 'map: |'
+        lines = text.split("\n")
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if not lines:
+            self.error(loc, "the map is empty")
+            return
+        rows: list[str] = []
+        ok = True
+        for i, raw in enumerate(lines):
+            line = first_line + i
+            row = re.split(r"\s", raw, maxsplit=1)[0]  # anything after a space is a comment
+            if not row:
+                self.error(loc, f"map row y={i} is empty or starts with a space", line=line)
+                ok = False
+            rows.append(row)
+            self.row_lines.append(line)
+            for x, ch in enumerate(row):
+                if ch in ROCK_CHARS:
+                    self.grid[(x, i)] = None
+                elif ch.isascii() and ch.isalnum():
+                    self.grid[(x, i)] = ch
+                    self.area_squares.setdefault(ch, set()).add((x, i))
+                else:
+                    self.error(
+                        loc,
+                        f"square ({x}, {i}) is {ch!r}; use a letter or digit for an area "
+                        "and '#' or '.' for solid rock",
+                        line=line,
+                    )
+                    self.grid[(x, i)] = None
+                    ok = False
+        self.height = len(rows)
+        self.width = max(len(r) for r in rows)
+        widths = [len(r) for r in rows if r]
+        usual = max(sorted(set(widths)), key=widths.count)  # the most common width
+        for i, row in enumerate(rows):
+            if row and len(row) != usual:
+                self.error(
+                    loc,
+                    f"map row y={i} is {len(row)} squares wide but the other rows are {usual}; "
+                    "the map must be a rectangle",
+                    line=self.row_lines[i],
+                )
+                ok = False
+        if self.width > MAX_WIDTH or self.height > MAX_HEIGHT:
+            self.error(
+                loc,
+                f"the map is {self.width} x {self.height} squares; "
+                f"at most {MAX_WIDTH} x {MAX_HEIGHT} are allowed",
+            )
+            ok = False
+        self.map_ok = ok
+
+    def _check_areas(self) -> None:
+        raw = self.data.get("areas")
+        if raw is None:
+            return
+        if not isinstance(raw, dict):
+            self.error(("areas",), f"should be a mapping of map characters, got {_show(raw)}")
+            return
+        self.declared_areas = {k if isinstance(k, str) else str(k) for k in raw}
+        for key, value in raw.items():
+            # YAML reads a bare digit key (`1:`) as a number; area keys are map characters.
+            char = key if isinstance(key, str) else str(key)
+            loc: Loc = ("areas", char)
+            if not (len(char) == 1 and char.isascii() and char.isalnum()):
+                self.error(loc, f"area key {char!r} should be a single letter or digit")
+                continue
+            spec = self.validate_model(AreaSpec, value, loc)
+            if spec is not None:
+                self.areas[char] = spec
+        entrances = [c for c, a in self.areas.items() if a.entrance]
+        if len(entrances) == 1:
+            char = entrances[0]
+            if self.areas[char].kind != "room":
+                self.error(("areas", char, "entrance"), "the entrance must be a room")
+            else:
+                self.entrance = char
+        elif not entrances and len(self.areas) == len(raw):
+            self.error(("areas",), "no area is marked 'entrance: true' (exactly one room must be)")
+        elif len(entrances) > 1:
+            for char in entrances[1:]:
+                self.error(
+                    ("areas", char, "entrance"),
+                    f"only one area may be the entrance; {entrances[0]!r} already is",
+                )
+
+    def _check_map_against_areas(self) -> None:
+        declared = self.declared_areas
+        if not self.grid or declared is None:
+            return
+        for char, squares in sorted(self.area_squares.items()):
+            if char not in declared:
+                first = min(squares, key=lambda s: (s[1], s[0]))
+                self.error(
+                    ("map",),
+                    f"square {_sq(first)} uses {char!r}, which is not declared under areas",
+                    line=self._row_line(first[1]),
+                )
+        for char in self.areas:
+            if char not in self.area_squares:
+                self.error(("areas", char), f"area {char!r} is declared but not used in the map")
+        for char, squares in sorted(self.area_squares.items()):
+            if char not in self.areas:
+                continue
+            parts = _components(squares)
+            if len(parts) > 1:
+                where = "; ".join(_sq(min(p, key=lambda s: (s[1], s[0]))) for p in parts)
+                self.error(
+                    ("areas", char),
+                    f"area {char!r} is split into {len(parts)} separate parts "
+                    f"(starting at {where}); an area's squares must touch each other",
+                )
+
+    def _row_line(self, y: int) -> int | None:
+        return self.row_lines[y] if 0 <= y < len(self.row_lines) else None
+
+    def _area_of(self, square: Square) -> str | None:
+        return self.grid.get(square)
+
+    def _is_room(self, square: Square) -> bool:
+        char = self._area_of(square)
+        return char is not None and char in self.areas and self.areas[char].kind == "room"
+
+    def _playable(self, loc: Loc, square: Square) -> bool:
+        """Report and return False if the square is off the map or solid rock."""
+        if not self.grid:
+            return False  # the map itself is broken; already reported
+        if square not in self.grid:
+            self.error(
+                loc,
+                f"square {_sq(square)} is outside the map (x 0-{self.width - 1}, "
+                f"y 0-{self.height - 1})",
+            )
+            return False
+        if self.grid[square] is None:
+            self.error(loc, f"square {_sq(square)} is solid rock, not a playable square")
+            return False
+        return True
+
+    def _squares_list(self, key: str) -> list[tuple[Loc, Square]]:
+        out: list[tuple[Loc, Square]] = []
+        for _, loc, entry in self._list(key):
+            square = self.validate(_SQUARE, entry, loc)
+            if square is not None:
+                out.append((loc, square))
+        return out
+
+    # -- stairway, blocked squares, furniture -------------------------------------------------
+
+    def _check_stairway(self) -> None:
+        if "stairway" not in self.data:
+            return
+        if self.data["stairway"] is None or self.data["stairway"] == []:
+            self.error(("stairway",), "list at least one stairway square")
+            return
+        for loc, square in self._squares_list("stairway"):
+            if square in self.stairway:
+                self.error(loc, f"square {_sq(square)} is listed twice")
+                continue
+            if not self._playable(loc, square):
+                continue
+            self.stairway.add(square)
+            if self.entrance is not None and self._area_of(square) != self.entrance:
+                self.error(
+                    loc,
+                    f"stairway square {_sq(square)} is not in the entrance room {self.entrance!r}",
+                )
+
+    def _check_blocked(self) -> None:
+        for loc, square in self._squares_list("blocked"):
+            if square in self.blocked:
+                self.error(loc, f"square {_sq(square)} is listed twice")
+            elif self._playable(loc, square):
+                if square in self.stairway:
+                    self.error(loc, f"square {_sq(square)} is a stairway square")
+                self.blocked.add(square)
+
+    def _claim_id(self, loc: Loc, ident: str) -> None:
+        id_loc: Loc = (*loc, "id")
+        if not ID_RE.match(ident):
+            self.error(
+                id_loc, f"id {ident!r} should be letters, digits and _ (start with a letter)"
+            )
+        if ident in self.ids:
+            other = self.ids[ident]
+            line = self.locator.line(other)
+            self.error(
+                id_loc,
+                f"id {ident!r} is already used by {_field_name(other)}"
+                + (f" (line {line})" if line else ""),
+            )
+        else:
+            self.ids[ident] = loc
+
+    def _check_furniture(self) -> None:
+        for item in self._items("furniture", FurnitureSpec):
+            spec, loc = item.spec, item.loc
+            self._claim_id(loc, spec.id)
+            if spec.kind not in FURNITURE_KINDS:
+                self.error(
+                    (*loc, "kind"),
+                    f"unknown furniture kind {spec.kind!r} (known: {', '.join(FURNITURE_KINDS)})",
+                )
+            squares: set[Square] = set()
+            sq_loc: Loc = (*loc, "squares")
+            for j, square in enumerate(spec.squares):
+                if square in squares:
+                    self.error((*sq_loc, j), f"square {_sq(square)} is listed twice")
+                    continue
+                if not self._playable((*sq_loc, j), square):
+                    continue
+                squares.add(square)
+                if square in self.blocked:
+                    self.error((*sq_loc, j), f"square {_sq(square)} is a blocked square")
+                elif square in self.stairway:
+                    self.error((*sq_loc, j), f"square {_sq(square)} is a stairway square")
+                elif square in self.furniture_at:
+                    self.error(
+                        (*sq_loc, j),
+                        f"square {_sq(square)} already holds {self.furniture_at[square]!r}",
+                    )
+                else:
+                    self.furniture_at[square] = spec.id
+            areas = {self._area_of(s) for s in squares}
+            if len(areas) > 1:
+                self.error(sq_loc, "a piece of furniture must stand in a single room")
+            elif squares and not self._is_room(next(iter(squares))) and areas <= set(self.areas):
+                self.error(sq_loc, "furniture must stand in a room, not in a passage")
+            if len(squares) == len(spec.squares) and len(_components(squares)) > 1:
+                self.error(sq_loc, "the squares of a piece of furniture must touch each other")
+            self.furniture.append(item)
+
+    # -- doors -----------------------------------------------------------------------------
+
+    def _check_doors(self) -> None:
+        self.doors_complete = "doors" not in self.data or self.data["doors"] in (None, [])
+        count = 0
+        for item in self._items("doors", DoorSpec):
+            count += 1
+            spec, loc = item.spec, item.loc
+            self._claim_id(loc, spec.id)
+            b_loc: Loc = (*loc, "between")
+            a, b = spec.between
+            if not (self._playable((*b_loc, 0), a) & self._playable((*b_loc, 1), b)):
+                continue
+            if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+                self.error(
+                    b_loc,
+                    f"squares {_sq(a)} and {_sq(b)} are not adjacent "
+                    "(a door sits on the edge between two squares side by side)",
+                )
+                continue
+            area_a, area_b = self._area_of(a), self._area_of(b)
+            if area_a == area_b:
+                self.error(
+                    b_loc,
+                    f"squares {_sq(a)} and {_sq(b)} are both in area {area_a!r}; "
+                    "a door must join two different areas",
+                )
+                continue
+            known = [self.areas[c] for c in (area_a, area_b) if c is not None and c in self.areas]
+            if len(known) == 2 and known[0].kind == known[1].kind == "passage":
+                self.error(
+                    b_loc,
+                    f"squares {_sq(a)} and {_sq(b)} are both passage squares, which are "
+                    "already open to each other; a door needs a room on one side",
+                )
+                continue
+            edge = frozenset((a, b))
+            if edge in self.door_edges:
+                self.error(b_loc, f"there is already a door between {_sq(a)} and {_sq(b)}")
+                continue
+            for k, square in enumerate((a, b)):
+                if square in self.blocked:
+                    self.error((*b_loc, k), f"square {_sq(square)} is blocked; the door is useless")
+                elif square in self.furniture_at:
+                    self.error(
+                        (*b_loc, k),
+                        f"square {_sq(square)} holds {self.furniture_at[square]!r}; "
+                        "the door is useless",
+                    )
+            self.door_edges.add(edge)
+            self.doors.append(item)
+        if count and len(self.doors) == len(self.data["doors"]):
+            self.doors_complete = True
+
+    # -- traps and monsters ------------------------------------------------------------------
+
+    def _check_traps(self) -> None:
+        furniture_ids = {f.spec.id for f in self.furniture}
+        trapped_furniture: dict[str, str] = {}
+        for item in self._items("traps", TrapSpec):
+            spec, loc = item.spec, item.loc
+            self._claim_id(loc, spec.id)
+            if spec.kind not in TRAP_KINDS:
+                self.error(
+                    (*loc, "kind"),
+                    f"unknown trap kind {spec.kind!r} (known: {', '.join(TRAP_KINDS)})",
+                )
+                continue
+            if spec.kind == "chest":
+                if spec.at is not None:
+                    self.error(
+                        (*loc, "at"),
+                        "a chest trap sits on furniture: give 'furniture:' instead of 'at:'",
+                    )
+                if spec.damage is not None and spec.damage < 1:
+                    self.error((*loc, "damage"), f"damage should be at least 1, got {spec.damage}")
+                if spec.furniture is None:
+                    if spec.at is None:
+                        self.error(
+                            loc, "a chest trap needs 'furniture:' (the id of the trapped piece)"
+                        )
+                elif spec.furniture not in furniture_ids:
+                    self.error(
+                        (*loc, "furniture"), f"there is no furniture with id {spec.furniture!r}"
+                    )
+                elif spec.furniture in trapped_furniture:
+                    self.error(
+                        (*loc, "furniture"),
+                        f"{spec.furniture!r} already holds trap "
+                        f"{trapped_furniture[spec.furniture]!r}",
+                    )
+                else:
+                    trapped_furniture[spec.furniture] = spec.id
+                    self.traps.append(item)
+                continue
+            if spec.furniture is not None:
+                self.error(
+                    (*loc, "furniture"),
+                    f"only chest traps sit on furniture; a {spec.kind} trap needs 'at: [x, y]'",
+                )
+            if spec.damage is not None:
+                self.error((*loc, "damage"), "only chest traps take 'damage:'")
+            if spec.at is None:
+                if spec.furniture is None:
+                    self.error(loc, f"a {spec.kind} trap needs 'at: [x, y]'")
+                continue
+            at_loc: Loc = (*loc, "at")
+            if not self._playable(at_loc, spec.at):
+                continue
+            clash = self._occupant(spec.at, traps=True)
+            if clash:
+                self.error(at_loc, f"square {_sq(spec.at)} {clash}")
+                continue
+            self.trap_at[spec.at] = spec.id
+            self.traps.append(item)
+
+    def _occupant(self, square: Square, *, traps: bool = False) -> str | None:
+        """Why a trap or monster cannot be placed on `square`, or None."""
+        if square in self.blocked:
+            return "is a blocked square"
+        if square in self.furniture_at:
+            return f"holds furniture {self.furniture_at[square]!r}"
+        if square in self.stairway:
+            return "is a stairway square"
+        if traps and square in self.trap_at:
+            return f"already holds trap {self.trap_at[square]!r}"
+        return None
+
+    def _check_monsters(self) -> None:
+        monster_at: dict[Square, str] = {}
+        for item in self._items("monsters", MonsterSpec):
+            spec, loc = item.spec, item.loc
+            self._claim_id(loc, spec.id)
+            if spec.kind not in MONSTER_KINDS:
+                self.error((*loc, "kind"), self._unknown_monster(spec.kind))
+            at_loc: Loc = (*loc, "at")
+            if not self._playable(at_loc, spec.at):
+                continue
+            clash = self._occupant(spec.at, traps=True)
+            if clash is None and spec.at in monster_at:
+                clash = f"already holds monster {monster_at[spec.at]!r}"
+            if clash:
+                self.error(at_loc, f"square {_sq(spec.at)} {clash}")
+                continue
+            monster_at[spec.at] = spec.id
+            self.monsters.append(item)
+        villain = self.scalars.get("villain")
+        raw = self.data.get("monsters")
+        if villain is not None and isinstance(raw, list):
+            # entries with other problems still count as declaring their id
+            declared = [m.get("id") for m in raw if isinstance(m, dict)]
+            if villain not in declared:
+                self.error(("villain",), f"there is no monster with id {villain!r}")
+
+    def _check_heroes(self) -> None:
+        if "heroes" not in self.data:
+            return
+        heroes = self.validate_model(HeroesSpec, self.data["heroes"], ("heroes",))
+        if heroes is None:
+            return
+        monster_squares = {m.spec.at: m.spec.id for m in self.monsters}
+        seen: dict[Square, str] = {}
+        ok = True
+        for hero in HERO_NAMES:
+            square: Square = getattr(heroes, hero)
+            loc: Loc = ("heroes", hero)
+            if not self._playable(loc, square):
+                ok = False
+                continue
+            problem = None
+            if square in seen:
+                problem = f"is already {seen[square]}'s start square"
+            elif self.entrance is not None and self._area_of(square) != self.entrance:
+                problem = f"is not in the entrance room {self.entrance!r}"
+            elif square in self.blocked:
+                problem = "is a blocked square"
+            elif square in self.furniture_at:
+                problem = f"holds furniture {self.furniture_at[square]!r}"
+            elif square in self.trap_at:
+                problem = f"holds trap {self.trap_at[square]!r}"
+            elif square in monster_squares:
+                problem = f"holds monster {monster_squares[square]!r}"
+            if problem:
+                self.error(loc, f"start square {_sq(square)} {problem}")
+                ok = False
+            seen.setdefault(square, hero)
+        if ok:
+            self.heroes = heroes
+
+    def _check_treasures(self) -> None:
+        seen: dict[str, Loc] = {}
+        for item in self._items("special_treasures", TreasureSpec):
+            spec, loc = item.spec, item.loc
+            area_loc: Loc = (*loc, "area")
+            if spec.area not in self.areas:
+                if self.declared_areas is not None and spec.area not in self.declared_areas:
+                    self.error(area_loc, f"there is no area {spec.area!r}")
+                continue
+            if self.areas[spec.area].kind != "room":
+                self.error(
+                    area_loc,
+                    f"area {spec.area!r} is a passage; special treasure must be in a room",
+                )
+                continue
+            if spec.area in seen:
+                self.error(
+                    area_loc,
+                    f"area {spec.area!r} already has a special treasure "
+                    f"({_field_name(seen[spec.area])})",
+                )
+                continue
+            seen[spec.area] = loc
+            self.treasures.append(item)
+
+    # -- reachability ----------------------------------------------------------------------
+
+    def _check_reachability(self) -> None:
+        raw_areas = self.data.get("areas")
+        sound = (
+            self.map_ok
+            and bool(self.stairway)
+            and isinstance(raw_areas, dict)
+            and len(self.areas) == len(raw_areas)
+            and set(self.area_squares) <= set(self.areas)
+            and self.doors_complete
+        )
+        if not sound:
+            return  # reachability is only meaningful once the map, areas and doors are sound
+        reached = self.reachable(self.stairway, secret_doors=True)
+        villain = self.scalars.get("villain")
+        for m in self.monsters:
+            if m.spec.id == villain and m.spec.at not in reached:
+                self.error(
+                    ("villain",),
+                    f"the villain {villain!r} at {_sq(m.spec.at)} cannot be reached from the "
+                    "stairway (through doors, secret doors and passages); the quest cannot be won",
+                )
+        for char, spec in self.areas.items():
+            squares = self.area_squares.get(char, set())
+            if squares and not squares & reached:
+                self.error(
+                    ("areas", char),
+                    f"{spec.kind} {char!r} ({spec.name}) cannot be reached from the stairway; "
+                    "add a door",
+                )
+
+    def reachable(self, start: Iterable[Square], *, secret_doors: bool) -> set[Square]:
+        doors = {frozenset(d.spec.between) for d in self.doors if secret_doors or not d.spec.secret}
+        return _flood(
+            start,
+            lambda s: (
+                self._area_of(s) is not None
+                and s not in self.blocked
+                and s not in self.furniture_at
+            ),
+            lambda a, b: self._open(a, b, doors),
+        )
+
+    def _open(self, a: Square, b: Square, doors: set[frozenset[Square]]) -> bool:
+        ca, cb = self._area_of(a), self._area_of(b)
+        if ca == cb:
+            return True
+        if (
+            ca in self.areas
+            and cb in self.areas
+            and self.areas[ca].kind == "passage"
+            and self.areas[cb].kind == "passage"
+        ):
+            return True
+        return frozenset((a, b)) in doors
+
+    # -- building the Quest ------------------------------------------------------------------
+
+    def build(self) -> Quest:
+        assert not self.problems and self.entrance is not None and self.heroes is not None
+        s = self.scalars
+        areas = {
+            char: Area(char, spec.kind, spec.name, frozenset(self.area_squares[char]))
+            for char, spec in self.areas.items()
+        }
+        return Quest(
+            slug=s["slug"],
+            name=s["name"],
+            width=self.width,
+            height=self.height,
+            parchment=s["parchment"].strip(),
+            notes=s["notes"].strip(),
+            areas=areas,
+            square_area={sq: c for sq, c in self.grid.items() if c is not None},
+            entrance=self.entrance,
+            stairway=frozenset(self.stairway),
+            hero_starts={h: getattr(self.heroes, h) for h in HERO_NAMES},
+            doors=tuple(
+                Door(d.spec.id, d.spec.between[0], d.spec.between[1], d.spec.secret)
+                for d in self.doors
+            ),
+            blocked=frozenset(self.blocked),
+            furniture=tuple(
+                Furniture(f.spec.id, f.spec.kind, tuple(f.spec.squares)) for f in self.furniture
+            ),
+            traps=tuple(
+                TrapDef(
+                    t.spec.id,
+                    cast(TrapKind, t.spec.kind),  # checked against TRAP_KINDS
+                    square=t.spec.at,
+                    furniture=t.spec.furniture,
+                    damage=t.spec.damage if t.spec.damage is not None else 1,
+                )
+                for t in self.traps
+            ),
+            monsters=tuple(MonsterDef(m.spec.id, m.spec.kind, m.spec.at) for m in self.monsters),
+            villain=s["villain"],
+            wandering_monster=s["wandering_monster"],
+            special_treasures={
+                t.spec.area: SpecialTreasure(
+                    t.spec.area, t.spec.name, t.spec.text.strip(), t.spec.gold, t.spec.potions
+                )
+                for t in self.treasures
+            },
+            reward_gold=s["reward_gold"],
+        )
+
+
+def _neighbours(square: Square) -> tuple[Square, ...]:
+    x, y = square
+    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+
+
+def _flood(
+    start: Iterable[Square],
+    passable: Callable[[Square], bool],
+    connected: Callable[[Square, Square], bool],
+) -> set[Square]:
+    seen = {s for s in start if passable(s)}
+    queue = deque(seen)
+    while queue:
+        square = queue.popleft()
+        for nxt in _neighbours(square):
+            if nxt not in seen and passable(nxt) and connected(square, nxt):
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
+
+
+def _components(squares: set[Square]) -> list[set[Square]]:
+    """The 4-connected groups of `squares`, the one holding the first square first."""
+    parts: list[set[Square]] = []
+    for square in sorted(squares, key=lambda s: (s[1], s[0])):
+        if not any(square in part for part in parts):
+            parts.append(_flood([square], squares.__contains__, lambda a, b: True))
+    return parts
+
+
+def _duplicate_keys(node: yaml.Node | None, loc: Loc, checker: _Checker) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            name = key.value if isinstance(key, yaml.ScalarNode) else "?"
+            if name in seen:
+                checker.error(
+                    (*loc, name),
+                    f"key {name!r} appears more than once (only the last one would count)",
+                    line=key.start_mark.line + 1,
+                )
+            seen.add(name)
+            _duplicate_keys(value, (*loc, name), checker)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, value in enumerate(node.value):
+            _duplicate_keys(value, (*loc, i), checker)
+
+
+_MONSTER_MARKS = {
+    "goblin": "g",
+    "orc": "o",
+    "abomination": "a",
+    "skeleton": "s",
+    "zombie": "z",
+    "mummy": "m",
+    "dread_warrior": "w",
+    "gargoyle": "G",
+    "dread_warden": "W",
+}
+MAP_LEGEND = (
+    "| - wall   D door   S secret door   ^ stairway   @ hero start   = furniture   "
+    "% blocked   ! trap   monsters: " + ", ".join(f"{m} {k}" for k, m in _MONSTER_MARKS.items())
+)
+
+
+def render_map(quest: Quest) -> str:
+    """An ASCII plan of the quest for authors: walls, doors, furniture, traps and monsters."""
+    doors = {frozenset((d.a, d.b)): "S" if d.secret else "D" for d in quest.doors}
+    marks: dict[Square, str] = {}
+    for sq in quest.stairway:
+        marks[sq] = "^"
+    for sq in quest.hero_starts.values():
+        marks[sq] = "@"
+    for f in quest.furniture:
+        for sq in f.squares:
+            marks[sq] = "="
+    for sq in quest.blocked:
+        marks[sq] = "%"
+    for t in quest.traps:
+        if t.square is not None:
+            marks[t.square] = "!"
+    for m in quest.monsters:
+        marks[m.square] = _MONSTER_MARKS.get(m.kind, "?")
+
+    def edge(a: Square, b: Square, wall: str) -> str:
+        ca, cb = quest.square_area.get(a), quest.square_area.get(b)
+        if ca is None and cb is None:
+            return "#"
+        if ca is None or cb is None:
+            return wall
+        if ca == cb or (quest.areas[ca].kind == quest.areas[cb].kind == "passage"):
+            return " "
+        return doors.get(frozenset((a, b)), wall)
+
+    lines: list[str] = []
+    for y in range(quest.height + 1):
+        line = ""
+        for x in range(quest.width + 1):
+            around = [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
+            line += "+" if any(s in quest.square_area for s in around) else "#"
+            if x < quest.width:
+                line += edge((x, y - 1), (x, y), "-")
+        lines.append(line)
+        if y == quest.height:
+            break
+        line = ""
+        for x in range(quest.width + 1):
+            line += edge((x - 1, y), (x, y), "|")
+            if x < quest.width:
+                sq = (x, y)
+                line += marks.get(sq, ".") if sq in quest.square_area else "#"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# Public functions
+# --------------------------------------------------------------------------------------------
+
+
+def _check_file(path: str | Path) -> tuple[list[str], _Checker | None]:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return [f"{path.name}: cannot read the file ({exc})"], None
+    return _check_text(text, path.name)
+
+
+def _check_text(text: str, name: str) -> tuple[list[str], _Checker | None]:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = " ".join(p for p in (exc.context, exc.problem) if p) or "invalid YAML"
+        where = f"{name} line {mark.line + 1}, column {mark.column + 1}" if mark else name
+        return [f"{where}: YAML syntax error: {problem}"], None
+    except yaml.YAMLError as exc:
+        return [f"{name}: YAML syntax error: {exc}"], None
+    checker = _Checker(name, root, data)
+    if root is None:
+        checker.error((), "the file is empty")
+        return checker.formatted(), checker
+    _duplicate_keys(root, (), checker)
+    checker.run()
+    return checker.formatted(), checker
+
+
+def _quest_or_raise(result: tuple[list[str], _Checker | None]) -> Quest:
+    problems, checker = result
+    if problems or checker is None:
+        raise QuestFileError(problems)
+    return checker.build()
+
+
+def validate_quest_file(path: str | Path) -> list[str]:
+    """Every problem in the quest file at `path`, as readable strings; [] if it is fine."""
+    return _check_file(path)[0]
+
+
+def parse_quest_file(path: str | Path) -> Quest:
+    """Read and validate a quest file; raise `QuestFileError` listing every problem."""
+    return _quest_or_raise(_check_file(path))
+
+
+def validate_quest_text(text: str, name: str = "quest.yaml") -> list[str]:
+    """Like `validate_quest_file`, for the text of a quest file (`name` is used in messages)."""
+    return _check_text(text, name)[0]
+
+
+def parse_quest_text(text: str, name: str = "quest.yaml") -> Quest:
+    """Like `parse_quest_file`, for the text of a quest file (`name` is used in messages)."""
+    return _quest_or_raise(_check_text(text, name))
+
+
+def quest_path(name_or_path: str | Path) -> Path:
+    """The file of a shipped quest ("ashen_vault") or the given path to a quest file."""
+    text = str(name_or_path)
+    if SLUG_RE.match(text):
+        return QUESTS_DIR / f"{text}.yaml"
+    return Path(name_or_path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m apps.rules.questfile PATH...`: print OK or the problems; exit 0 or 1."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    show = "--show" in args
+    args = [a for a in args if a != "--show"]
+    if not args:
+        print(
+            "usage: python -m apps.rules.questfile [--show] QUEST.yaml|SLUG [...]",
+            file=sys.stderr,
+        )
+        return 2
+    failed = False
+    for arg in args:
+        path = quest_path(arg)
+        problems = validate_quest_file(path)
+        if problems:
+            failed = True
+            print(f"{path}: {len(problems)} problem{'s' if len(problems) != 1 else ''}")
+            for problem in problems:
+                print(f"  {problem}")
+        else:
+            print(f"{path}: OK")
+            if show:
+                print(render_map(parse_quest_file(path)))
+                print(MAP_LEGEND)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
