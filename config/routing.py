@@ -1,5 +1,9 @@
 """Websocket routes; each app that serves websockets adds its patterns here."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from apps.play.consumers import GameConsumer
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+]

@@ -1,14 +1,16 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import TemplateView
 
+from apps.play import views as play_views
 from config.api import api
 from config.health import healthz
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", play_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("apps.accounts.urls")),
+    path("rooms/", include("apps.rooms.urls")),
+    path("", include("apps.play.urls")),  # /rooms/<id>/launch, /games/<id>/
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]

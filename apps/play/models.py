@@ -1,5 +1,7 @@
 from django.db import models
 
+from apps.play.fields import OrderedJSONField
+
 
 class Game(models.Model):
     """A quest in play: the whole authoritative engine state in one row, and its version.
@@ -9,10 +11,13 @@ class Game(models.Model):
 
     room = models.OneToOneField("rooms.Room", on_delete=models.CASCADE, related_name="game")
     quest_slug = models.SlugField()
+    # The quest file as it was at launch: admins may edit the QuestDefinition later, but a game in
+    # play (and the replay that verifies it) keeps the map it started with.
+    quest_source = models.TextField(blank=True)
     seats = models.PositiveSmallIntegerField()
     seed = models.BigIntegerField()
     options = models.JSONField(default=dict)
-    state = models.JSONField()
+    state = OrderedJSONField(help_text="The engine state JSON, key order kept (see the field).")
     version = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=10, blank=True)  # "", "heroes" or "zargon"
     # Turns over days: when the seat to move got the turn, and what has been sent about it.

@@ -1,0 +1,124 @@
+"""The play API: launch a room's quest, read a seat's view and log, post actions.
+
+Mounted by config/api.py: `router` at `/api/games`, `launch_router` at `/api/rooms`.
+Games answer 404 to non-members (their existence is not revealed).
+"""
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Field, Router, Schema, Status
+
+from apps.play.services import (
+    PlayError,
+    StaleVersion,
+    game_action_submit,
+    game_events,
+    game_launch,
+    game_view,
+)
+
+router = Router(tags=["games"])
+launch_router = Router(tags=["rooms"])
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+class StaleOut(Schema):
+    detail: str
+    version: int
+
+
+class LaunchOut(Schema):
+    game_id: int
+
+
+class ActionIn(Schema):
+    action: dict[str, Any] = Field(description="One element of the view's legal_actions.")
+    expected_version: int = Field(description="The version of the view the action was chosen in.")
+    idempotency_key: str = Field(
+        min_length=1, max_length=80, description="A fresh key per action; resend it to retry."
+    )
+
+
+class ActionOut(Schema):
+    version: int
+    entries: list[dict[str, Any]]
+
+
+def _error(exc: PlayError) -> Status[dict[str, Any]]:
+    body: dict[str, Any] = {"detail": exc.message}
+    if isinstance(exc, StaleVersion):
+        body["version"] = exc.current_version
+    return Status(exc.status, body)
+
+
+@launch_router.post(
+    "/{room_id}/launch",
+    url_name="room_launch",
+    response={200: LaunchOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    summary="Launch the room's quest (host only, every seat taken)",
+)
+def launch(request: HttpRequest, room_id: int) -> Any:
+    try:
+        game = game_launch(room_id=room_id, user=request.user)
+    except PlayError as exc:
+        return _error(exc)
+    return Status(200, {"game_id": game.pk})
+
+
+@router.get(
+    "/{game_id}/view",
+    url_name="game_view",
+    response={200: dict[str, Any], 404: ErrorOut},
+    summary="The seat view of the caller, with version and game_id",
+)
+def view(request: HttpRequest, game_id: int) -> Any:
+    try:
+        return Status(200, game_view(game_id=game_id, user=request.user))
+    except PlayError as exc:
+        return _error(exc)
+
+
+@router.post(
+    "/{game_id}/actions",
+    url_name="game_actions",
+    response={
+        200: ActionOut,
+        400: ErrorOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: StaleOut,
+        422: ErrorOut,
+    },
+    summary="Play one action (applied once per idempotency key)",
+)
+def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
+    try:
+        response = game_action_submit(
+            game_id=game_id,
+            user=request.user,
+            action=payload.action,
+            expected_version=payload.expected_version,
+            key=payload.idempotency_key,
+        )
+    except PlayError as exc:
+        return _error(exc)
+    return Status(200, {"version": response["version"], "entries": response["entries"]})
+
+
+@router.get(
+    "/{game_id}/events",
+    url_name="game_events",
+    response={200: list[dict[str, Any]], 404: ErrorOut},
+    summary="The caller's log entries after engine sequence number `after`",
+)
+def events(request: HttpRequest, game_id: int, after: int = 0, limit: int = 1000) -> Any:
+    try:
+        return Status(
+            200, game_events(game_id=game_id, user=request.user, after=after, limit=limit)
+        )
+    except PlayError as exc:
+        return _error(exc)

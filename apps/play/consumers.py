@@ -1,0 +1,92 @@
+"""The game websocket (`/ws/games/<id>/`): pushes the member's own seat view on every change.
+
+The group message only says "game changed to version V"; each consumer computes its own seat's
+view through `game_view`, the code behind the HTTP API, so a seat can never receive another
+seat's view. Frames sent: `{"type": "view", "version", "view"}`, `{"type": "pong"}`,
+`{"type": "error", "error"}`. Frames accepted: `{"type": "ping"}`, `{"type": "refresh"}`.
+"""
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from apps.play.services import GameNotFound, game_group, game_membership, game_view
+
+CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    game_id: int
+    group: str | None = None
+    version: int = -1
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        user = self.scope.get("user")
+        # Accept first so that the close code reaches the client (a refused handshake loses it).
+        await self.accept()
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        try:
+            await database_sync_to_async(game_membership)(game_id=self.game_id, user=user)
+        except GameNotFound:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        # Join before reading the view: a change committed in between is then not missed.
+        group = game_group(game_id=self.game_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.group = group
+        await self._send_view(force=True)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.group is None:
+            return
+        if text_data is None:
+            await self._error("Send JSON text frames.")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._error("That frame is not JSON.")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "refresh":
+            await self._send_view(force=True)
+        else:
+            await self._error('Unknown frame: send {"type": "ping"} or {"type": "refresh"}.')
+
+    async def game_changed(self, message: dict[str, Any]) -> None:
+        """The group message: a newer version exists; send this seat's view if we are behind."""
+        version = message.get("version")
+        if isinstance(version, int) and version <= self.version:
+            return
+        await self._send_view(force=False)
+
+    async def _send_view(self, *, force: bool) -> None:
+        user = self.scope["user"]
+        try:
+            view = await database_sync_to_async(game_view)(game_id=self.game_id, user=user)
+        except GameNotFound:
+            await self.disconnect(CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        if not force and view["version"] <= self.version:
+            return
+        self.version = view["version"]
+        await self.send_json({"type": "view", "version": view["version"], "view": view})
+
+    async def _error(self, error: str) -> None:
+        await self.send_json({"type": "error", "error": error})

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from apps.play import views
+
+app_name = "play"
+
+urlpatterns = [
+    path("rooms/<int:room_id>/launch", views.launch, name="launch"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+]

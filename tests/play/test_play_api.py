@@ -1,0 +1,213 @@
+"""The play API over HTTP: launch, view, actions (status codes), events, and membership."""
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from apps import rules
+from apps.accounts.services import token_issue
+from apps.play.models import Game, GameEvent
+from apps.rules.questfile import parse_quest_text
+
+from .conftest import GameMaker, RoomMaker, client_for, make_user, post_action
+
+pytestmark = pytest.mark.django_db
+
+ROLL = {"type": "roll_movement", "hero": "barbarian"}
+
+
+def test_the_host_launches_through_the_api(make_room: RoomMaker) -> None:
+    room, users = make_room(2)
+
+    refused = client_for(users[2]).post(f"/api/rooms/{room.pk}/launch")
+    response = client_for(users[1]).post(f"/api/rooms/{room.pk}/launch")
+    again = client_for(users[1]).post(f"/api/rooms/{room.pk}/launch")
+
+    assert refused.status_code == 403
+    assert response.status_code == 200
+    assert response.json() == {"game_id": Game.objects.get(room=room).pk}
+    assert again.status_code == 409 and "already" in again.json()["detail"]
+
+
+def test_launching_a_room_with_free_seats_is_a_conflict(make_room: RoomMaker) -> None:
+    room, users = make_room(3, fill=False)
+    response = client_for(users[1]).post(f"/api/rooms/{room.pk}/launch")
+    assert response.status_code == 409 and "Every seat" in response.json()["detail"]
+
+
+def test_anonymous_callers_are_unauthorised(make_game: GameMaker, client: Client) -> None:
+    game, _ = make_game(2)
+    assert client.get(f"/api/games/{game.pk}/view").status_code == 401
+    assert post_action(client, game.pk, ROLL, 0).status_code == 401
+    assert client.post(f"/api/rooms/{game.room_id}/launch").status_code == 401
+
+
+def test_the_view_is_the_seat_view_with_version_and_game_id(make_game: GameMaker) -> None:
+    game, users = make_game(3)
+    view = client_for(users[2]).get(f"/api/games/{game.pk}/view").json()
+    assert (view["seat"], view["version"], view["game_id"]) == (2, 0, game.pk)
+    assert view["role"] == "hero" and view["heroes_owned"] == ["barbarian", "dwarf"]
+
+
+def test_an_action_answers_the_new_version_and_the_seats_entries(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    response = post_action(client_for(users[2]), game.pk, ROLL, 0)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["version"] == 1 and body["entries"]
+    assert set(body) == {"version", "entries"}
+
+
+def test_a_bearer_token_works_like_the_session(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    token = token_issue(user=users[2])
+    bot = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert bot.get(f"/api/games/{game.pk}/view").json()["seat"] == 2
+    assert post_action(bot, game.pk, ROLL, 0).status_code == 200
+
+
+def test_stale_version_is_409_with_the_current_version(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    seat2 = client_for(users[2])
+    post_action(seat2, game.pk, ROLL, 0)
+    response = post_action(seat2, game.pk, {"type": "end_turn", "hero": "barbarian"}, 0)
+    assert response.status_code == 409
+    assert response.json()["version"] == 1 and response.json()["detail"]
+
+
+def test_illegal_action_is_422_with_the_engine_reason(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    action = {"type": "move", "hero": "barbarian", "to": [0, 0]}
+    state = rules.State.from_json(game.state, parse_quest_text(game.quest_source))
+    with pytest.raises(rules.IllegalAction) as engine:
+        rules.apply(state, 2, rules.action_from_json(action))
+
+    response = post_action(client_for(users[2]), game.pk, action, 0)
+
+    assert response.status_code == 422
+    assert response.json() == {"detail": engine.value.reason}
+
+
+@pytest.mark.parametrize(
+    "seat, action",
+    [
+        (3, {"type": "roll_movement", "hero": "barbarian"}),  # another seat's hero
+        (3, {"type": "roll_movement", "hero": "elf"}),  # out of turn
+        (2, {"type": "end_phase"}),  # Zargon's
+        (1, {"type": "end_phase"}),  # Zargon out of turn
+    ],
+)
+def test_acting_for_others_or_out_of_turn_is_403(
+    make_game: GameMaker, seat: int, action: dict[str, Any]
+) -> None:
+    game, users = make_game(3)
+    response = post_action(client_for(users[seat]), game.pk, action, 0)
+    assert response.status_code == 403 and response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"action": ROLL, "expected_version": 0},  # no key
+        {"action": ROLL, "idempotency_key": "k"},  # no version
+        {"action": "roll", "expected_version": 0, "idempotency_key": "k"},
+        {"action": ROLL, "expected_version": "soon", "idempotency_key": "k"},
+        {"action": ROLL, "expected_version": 0, "idempotency_key": ""},
+        {"action": {"type": "teleport"}, "expected_version": 0, "idempotency_key": "k"},
+        {
+            "action": {"type": "move", "hero": "barbarian"},
+            "expected_version": 0,
+            "idempotency_key": "k",
+        },
+    ],
+)
+def test_malformed_bodies_are_400_with_a_clear_message(
+    make_game: GameMaker, body: dict[str, Any]
+) -> None:
+    game, users = make_game(2)
+    response = client_for(users[2]).post(
+        f"/api/games/{game.pk}/actions", body, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    assert isinstance(response.json()["detail"], str) and response.json()["detail"]
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_a_body_that_is_not_json_is_400(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    response = client_for(users[2]).post(
+        f"/api/games/{game.pk}/actions", "{not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+
+
+def test_a_retried_key_returns_the_first_answer(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    seat2 = client_for(users[2])
+    first = post_action(seat2, game.pk, ROLL, 0, idem="retry-me")
+    again = post_action(seat2, game.pk, ROLL, 0, idem="retry-me")
+    assert first.status_code == again.status_code == 200
+    assert first.json() == again.json()
+    game.refresh_from_db()
+    assert game.version == 1
+    assert game.events.filter(kind=GameEvent.Kind.ACTION).count() == 1
+
+
+def test_non_members_get_404_for_everything(make_game: GameMaker) -> None:
+    game, _ = make_game(2)
+    stranger = client_for(make_user())
+    for response in (
+        stranger.get(f"/api/games/{game.pk}/view"),
+        stranger.get(f"/api/games/{game.pk}/events"),
+        post_action(stranger, game.pk, ROLL, 0),
+        stranger.get("/api/games/999999/view"),
+    ):
+        assert response.status_code == 404
+        assert response.json() == {"detail": "There is no such game."}
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_every_legal_action_of_the_view_posts_verbatim(make_game: GameMaker) -> None:
+    """Each listed action is accepted as is (tried on a fresh game for each)."""
+    game, users = make_game(2, seed=5)
+    legal = client_for(users[2]).get(f"/api/games/{game.pk}/view").json()["legal_actions"]
+    assert legal
+    for action in legal:
+        fresh, fresh_users = make_game(2, seed=5)
+        response = post_action(client_for(fresh_users[2]), fresh.pk, action, 0)
+        assert response.status_code == 200, (action, response.content)
+
+
+def test_the_events_endpoint_pages_after_a_seq(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    seat2 = client_for(users[2])
+    post_action(seat2, game.pk, ROLL, 0)
+    everything = seat2.get(f"/api/games/{game.pk}/events").json()
+    assert everything and [e["seq"] for e in everything] == sorted(e["seq"] for e in everything)
+    tail = seat2.get(f"/api/games/{game.pk}/events", {"after": everything[0]["seq"]}).json()
+    assert tail == everything[1:]
+
+
+def test_the_openapi_schema_lists_the_play_endpoints(client: Client) -> None:
+    paths = client.get("/api/openapi.json").json()["paths"]
+    for path in (
+        "/api/rooms/{room_id}/launch",
+        "/api/games/{game_id}/view",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/events",
+    ):
+        assert path in paths
+
+
+def test_the_400_message_names_the_bad_field(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    response = client_for(users[2]).post(
+        f"/api/games/{game.pk}/actions",
+        {"action": ROLL, "expected_version": 0},
+        content_type="application/json",
+    )
+    assert response.json()["detail"] == "Malformed request: body.idempotency_key: Field required"

@@ -1,0 +1,122 @@
+"""The lobby, the launch button and the game page."""
+
+import json
+
+import pytest
+from django.test import Client
+
+from apps.play.models import Game
+from apps.play.services import game_view, quest_apply_action
+from apps.rooms.services import room_seat_take
+
+from .conftest import GameMaker, RoomMaker, client_for, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_visitors_see_the_welcome_page(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert response.templates[0].name == "home.html"
+
+
+def test_the_lobby_lists_open_rooms_with_free_seats(make_room: RoomMaker) -> None:
+    waiting, _ = make_room(3, fill=False)
+    full, _ = make_room(2)
+    visitor = client_for(make_user())
+
+    page = visitor.get("/").content.decode()
+
+    assert f'id="room-{waiting.pk}"' in page and "2 of 3" in page
+    assert f'id="room-{full.pk}"' not in page
+    assert f"/rooms/{waiting.pk}/" in page
+
+
+def test_the_lobby_shows_whose_turn_it_is_in_my_games(make_game: GameMaker) -> None:
+    game, users = make_game(3)
+    users[2].display_name = "Brenna"
+    users[2].save()
+
+    mine = client_for(users[2]).get("/").content.decode()
+    theirs = client_for(users[3]).get("/").content.decode()
+    stranger = client_for(make_user()).get("/").content.decode()
+
+    assert f'id="game-{game.pk}"' in mine and "Your turn" in mine
+    assert f'id="game-{game.pk}"' in theirs and "Waiting for Brenna" in theirs
+    assert f'id="game-{game.pk}"' not in stranger
+
+    quest_apply_action(
+        game_id=game.pk,
+        seat=2,
+        action={"type": "end_turn", "hero": "barbarian"},
+        expected_version=0,
+        key="a",
+    )
+    quest_apply_action(
+        game_id=game.pk,
+        seat=2,
+        action={"type": "end_turn", "hero": "dwarf"},
+        expected_version=1,
+        key="b",
+    )
+    assert "Your turn" in client_for(users[3]).get("/").content.decode()
+
+
+def test_the_host_launches_from_the_room_page(make_room: RoomMaker) -> None:
+    room, users = make_room(2)
+    response = client_for(users[1]).post(f"/rooms/{room.pk}/launch")
+    game = Game.objects.get(room=room)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+
+
+def test_launch_refusals_go_back_to_the_room_page_with_a_message(make_room: RoomMaker) -> None:
+    room, users = make_room(3, fill=False)
+    host = client_for(users[1])
+
+    response = host.post(f"/rooms/{room.pk}/launch", follow=True)
+
+    assert response.redirect_chain[0] == (f"/rooms/{room.pk}/", 302)
+    assert "Every seat must be taken" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_launch_needs_a_post_and_a_login(make_room: RoomMaker, client: Client) -> None:
+    room, users = make_room(2)
+    assert client_for(users[1]).get(f"/rooms/{room.pk}/launch").status_code == 405
+    assert client.post(f"/rooms/{room.pk}/launch").status_code == 302  # to the login page
+    assert not Game.objects.exists()
+
+
+def test_the_game_page_carries_the_seat_view_and_urls(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    response = client_for(users[2]).get(f"/games/{game.pk}/")
+
+    assert response.status_code == 200
+    context = response.context
+    assert context["game"] == game and context["seat"] == 2
+    assert context["view_json"] == game_view(game_id=game.pk, user=users[2])
+    assert context["api_view_url"] == f"/api/games/{game.pk}/view"
+    assert context["api_actions_url"] == f"/api/games/{game.pk}/actions"
+    assert context["api_events_url"] == f"/api/games/{game.pk}/events"
+    assert context["ws_url"] == f"/ws/games/{game.pk}/"
+    page = response.content.decode()
+    script = page.split('<script id="seat-view" type="application/json">')[1].split("</script>")[0]
+    assert json.loads(script)["seat"] == 2
+
+
+def test_the_game_page_is_404_for_non_members(make_game: GameMaker, client: Client) -> None:
+    game, _ = make_game(2)
+    assert client_for(make_user()).get(f"/games/{game.pk}/").status_code == 404
+    assert client_for(make_user()).get("/games/999999/").status_code == 404
+    assert client.get(f"/games/{game.pk}/").status_code == 302  # anonymous: log in first
+
+
+def test_the_lobby_shows_my_waiting_room_with_the_right_count(make_room: RoomMaker) -> None:
+    room, users = make_room(4, fill=False)
+    other = make_user()
+    room_seat_take(room_id=room.pk, user=other, number=3)
+
+    for user in (users[1], other):
+        page = client_for(user).get("/").content.decode()
+        assert f'id="room-{room.pk}"' in page and "2 of 4" in page
+    assert "Your room (seat 3)" in client_for(other).get("/").content.decode()

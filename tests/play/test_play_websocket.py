@@ -1,0 +1,140 @@
+"""The game websocket: views on connect and after every change, refusals, frames."""
+
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.test import Client
+
+from apps.accounts.models import User
+from apps.play.models import Game
+from apps.play.services import game_group, game_view, quest_apply_action
+from config.asgi import application
+from config.routing import websocket_urlpatterns
+
+from .conftest import GameMaker, make_user
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+ROLL = {"type": "roll_movement", "hero": "barbarian"}
+
+
+async def connect(game: Game, user: User | AnonymousUser) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def play_roll(game: Game) -> dict[str, Any]:
+    return await sync_to_async(quest_apply_action)(
+        game_id=game.pk, seat=2, action=ROLL, expected_version=0, key="roll"
+    )
+
+
+async def test_a_member_gets_the_view_on_connect_and_after_each_action(
+    make_game: GameMaker,
+) -> None:
+    game, users = await sync_to_async(make_game)(3)
+    zargon, hero = await connect(game, users[1]), await connect(game, users[3])
+
+    first = await zargon.receive_json_from()
+    assert first == {
+        "type": "view",
+        "version": 0,
+        "view": await sync_to_async(game_view)(game_id=game.pk, user=users[1]),
+    }
+    assert (await hero.receive_json_from())["view"]["seat"] == 3
+
+    await play_roll(game)
+
+    for communicator, user in ((zargon, users[1]), (hero, users[3])):
+        frame = await communicator.receive_json_from()
+        expected = await sync_to_async(game_view)(game_id=game.pk, user=user)
+        assert frame == {"type": "view", "version": 1, "view": expected}
+        assert await communicator.receive_nothing()
+        await communicator.disconnect()
+
+
+async def test_anonymous_and_non_members_are_closed_with_4403(make_game: GameMaker) -> None:
+    game, _ = await sync_to_async(make_game)(2)
+    stranger = await sync_to_async(make_user)()
+    for user in (AnonymousUser(), stranger):
+        communicator = await connect(game, user)
+        assert await communicator.receive_output() == {"type": "websocket.close", "code": 4403}
+        await communicator.disconnect()
+    communicator = await connect(Game(pk=999_999), stranger)
+    assert (await communicator.receive_output())["code"] == 4403
+    await communicator.disconnect()
+
+
+async def test_ping_refresh_and_malformed_frames(make_game: GameMaker) -> None:
+    game, users = await sync_to_async(make_game)(2)
+    communicator = await connect(game, users[2])
+    await communicator.receive_json_from()
+
+    await communicator.send_json_to({"type": "ping"})
+    assert await communicator.receive_json_from() == {"type": "pong"}
+    for bad in ("not json", "[1, 2]", '{"type": "dance"}', '"ping"'):
+        await communicator.send_to(text_data=bad)
+        frame = await communicator.receive_json_from()
+        assert frame["type"] == "error" and frame["error"]
+    await communicator.send_to(bytes_data=b"\x00\x01")
+    assert (await communicator.receive_json_from())["type"] == "error"
+
+    await communicator.send_json_to({"type": "refresh"})  # still open and answering
+    frame = await communicator.receive_json_from()
+    assert (frame["type"], frame["version"], frame["view"]["seat"]) == ("view", 0, 2)
+    await communicator.disconnect()
+
+
+async def test_the_group_message_carries_no_game_content(make_game: GameMaker) -> None:
+    game, _ = await sync_to_async(make_game)(2)
+    layer = get_channel_layer()
+    assert layer is not None
+    channel = await layer.new_channel()
+    await layer.group_add(game_group(game_id=game.pk), channel)
+
+    await play_roll(game)
+
+    assert await layer.receive(channel) == {"type": "game.changed", "version": 1}
+    await layer.group_discard(game_group(game_id=game.pk), channel)
+
+
+async def test_a_stale_or_repeated_change_message_sends_nothing_new(make_game: GameMaker) -> None:
+    game, users = await sync_to_async(make_game)(2)
+    communicator = await connect(game, users[2])
+    await communicator.receive_json_from()
+    layer = get_channel_layer()
+    assert layer is not None
+    await layer.group_send(game_group(game_id=game.pk), {"type": "game.changed", "version": 0})
+    assert await communicator.receive_nothing()
+    await communicator.disconnect()
+
+
+async def test_the_full_asgi_stack_authenticates_with_the_session_cookie(
+    make_game: GameMaker,
+) -> None:
+    game, users = await sync_to_async(make_game)(2)
+    client = Client()
+    await sync_to_async(client.force_login)(users[2])
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie.encode())]
+
+    member = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    assert (await member.connect())[0]
+    assert (await member.receive_json_from())["view"]["seat"] == 2
+    await member.disconnect()
+
+    anonymous = WebsocketCommunicator(
+        application, f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://testserver")]
+    )
+    assert (await anonymous.connect())[0]
+    assert (await anonymous.receive_output())["code"] == 4403
+    await anonymous.disconnect()
