@@ -56,6 +56,15 @@ class Attack(HeroAction):
 
 
 @dataclass(frozen=True)
+class Throw(HeroAction):
+    """Throw a dagger, spear or handaxe at a visible monster; the weapon is lost."""
+
+    type: ClassVar[str] = "throw"
+    weapon: str
+    target: str
+
+
+@dataclass(frozen=True)
 class CastSpell(HeroAction):
     type: ClassVar[str] = "cast"
     spell: str
@@ -147,9 +156,26 @@ class EndPhase(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
-        RollMovement, Move, OpenDoor, Attack, CastSpell, SearchTreasure, SearchTraps,
-        SearchSecretDoors, Disarm, Jump, DrinkPotion, TakeBelongings, SetAutoDrink, Escape,
-        EndTurn, MonsterMove, MonsterAttack, EndActivation, EndPhase,
+        RollMovement,
+        Move,
+        OpenDoor,
+        Attack,
+        Throw,
+        CastSpell,
+        SearchTreasure,
+        SearchTraps,
+        SearchSecretDoors,
+        Disarm,
+        Jump,
+        DrinkPotion,
+        TakeBelongings,
+        SetAutoDrink,
+        Escape,
+        EndTurn,
+        MonsterMove,
+        MonsterAttack,
+        EndActivation,
+        EndPhase,
     )
 }
 

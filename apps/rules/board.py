@@ -17,6 +17,8 @@ class Board:
     def __init__(self, state: State) -> None:
         self.s = state
         self.geo: Geometry = geometry(state.quest)
+        self._seen_monsters: dict[Square, list[MonsterState]] = {}
+        self._seen_heroes: dict[Square, list[HeroState]] = {}
 
     @cached_property
     def open_edges(self) -> frozenset[int]:
@@ -42,12 +44,41 @@ class Board:
 
     @cached_property
     def sight_blockers(self) -> frozenset[int]:
+        """Figures and fallen blocks that block sight. Unrevealed monsters are not on the board
+        yet (as in the board game, Zargon places them when their area is revealed), so they
+        never block a line of sight: what a hero sees never depends on hidden monsters."""
         idx = self.geo.index
-        squares = list(self.heroes_at) + list(self.monsters_at) + self.s.fallen_blocks
+        squares = list(self.heroes_at) + self.s.fallen_blocks
+        squares += [sq for sq, m in self.monsters_at.items() if m.pub is not None]
         return frozenset(idx(sq) for sq in squares)
+
+    @cached_property
+    def known_blocked(self) -> frozenset[Square]:
+        """The blocked squares the heroes know of (the `blocked` list of a hero seat's view):
+        fallen blocks, and the quest's blocked squares in or next to a revealed area."""
+        geo, areas = self.geo, self.s.areas
+
+        def shown(sq: Square) -> bool:
+            area = geo.area_of.get(sq)
+            if area is not None:
+                return area in areas
+            x, y = sq
+            return any(
+                geo.area_of.get(nb) in areas
+                for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+            )
+
+        return frozenset(sq for sq in geo.blocked if shown(sq)) | frozenset(self.s.fallen_blocks)
 
     def occupied(self, sq: Square) -> bool:
         return sq in self.heroes_at or sq in self.monsters_at
+
+    def visible_figure(self, sq: Square) -> bool:
+        """A hero or a revealed monster stands on `sq` (what a hero seat can see there)."""
+        if sq in self.heroes_at:
+            return True
+        m = self.monsters_at.get(sq)
+        return m is not None and m.pub is not None
 
     def sees(self, a: Square, b: Square) -> bool:
         return self.geo.line_of_sight(a, b, self.open_edges, self.sight_blockers)
@@ -80,14 +111,20 @@ class Board:
 
     def visible_monsters(self, sq: Square) -> list[MonsterState]:
         """Living revealed monsters seen from `sq`."""
-        return [
-            m
-            for pos, m in self.monsters_at.items()
-            if m.pub is not None and self.sees(sq, pos)
-        ]
+        seen = self._seen_monsters.get(sq)
+        if seen is None:
+            seen = self._seen_monsters[sq] = [
+                m for pos, m in self.monsters_at.items() if m.pub is not None and self.sees(sq, pos)
+            ]
+        return seen
 
     def visible_heroes(self, sq: Square) -> list[HeroState]:
-        return [h for pos, h in self.heroes_at.items() if pos == sq or self.sees(sq, pos)]
+        seen = self._seen_heroes.get(sq)
+        if seen is None:
+            seen = self._seen_heroes[sq] = [
+                h for pos, h in self.heroes_at.items() if pos == sq or self.sees(sq, pos)
+            ]
+        return seen
 
     def can_melee(self, a: Square, b: Square, diagonal: bool) -> bool:
         """May a figure on `a` hit one on `b`: orthogonal through an open edge, or diagonal
@@ -101,22 +138,26 @@ class Board:
     def hero_attack_modes(self, hero: HeroState, target: Square) -> str | None:
         """Which weapon a hero would use on a monster at `target`: 'melee', 'ranged' or None."""
         assert hero.position is not None
-        melee = melee_weapon(hero)
-        if melee is not None and self.can_melee(
-            hero.position, target, WEAPONS[melee].diagonal
-        ):
+        melee = melee_weapon(hero)  # None: bare-handed, orthogonal only
+        if self.can_melee(hero.position, target, melee is not None and WEAPONS[melee].diagonal):
             return "melee"
-        if ranged_weapon(hero) is not None and not (
-            is_orthogonal_neighbour(hero.position, target)
-            or is_diagonal_neighbour(hero.position, target)
-        ) and self.sees(hero.position, target):
+        if (
+            ranged_weapon(hero) is not None
+            and not (
+                is_orthogonal_neighbour(hero.position, target)
+                or is_diagonal_neighbour(hero.position, target)
+            )
+            and self.sees(hero.position, target)
+        ):
             return "ranged"
         return None
 
 
 def melee_weapon(hero: HeroState) -> str | None:
-    """The wielded weapon, or the best carried one when the wielded one only shoots."""
-    if not WEAPONS[hero.weapon].ranged:
+    """The wielded weapon, or the best carried one when the wielded one only shoots; None when
+    the hero has no weapon to strike with (bare-handed: one attack die)."""
+    wielded = WEAPONS.get(hero.weapon)
+    if wielded is not None and not wielded.ranged:
         return hero.weapon
     melee = [w for w in hero.items if w in WEAPONS and not WEAPONS[w].ranged]
     return max(melee, key=lambda w: WEAPONS[w].attack, default=None)

@@ -17,6 +17,11 @@ def with_pit(dice: int, in_pit: bool) -> int:
 
 def hero_attack_dice(board: Board, hero: HeroState, mode: str = "melee") -> int:
     weapon = melee_weapon(hero) if mode == "melee" else ranged_weapon(hero)
+    return weapon_attack_dice(board, hero, weapon)
+
+
+def weapon_attack_dice(board: Board, hero: HeroState, weapon: str | None) -> int:
+    """Attack dice with this weapon (None: bare-handed, one die), Courage and a pit counted."""
     dice = WEAPONS[weapon].attack if weapon else 1
     if "courage" in hero.effects:
         dice += COURAGE_BONUS
@@ -79,13 +84,24 @@ def hero_falls(ctx: Ctx, hero: HeroState) -> Event:
     text = f"{cap(hero_name(hero))} has fallen!"
     area = ctx.geo.area_of.get(square) if square else None
     witnesses = [
-        h for h in s.heroes.values()
+        h
+        for h in s.heroes.values()
         if h.playing and h.position is not None and ctx.geo.area_of.get(h.position) == area
     ]
     has_belongings = hero.gold or hero.potions or hero.tool_kit or hero.artifacts or hero.items
     if square is not None and area is not None and witnesses and has_belongings:
-        s.drops.append(Drop(hero.hero, square, area, hero.gold, hero.potions, hero.tool_kit,
-                            list(hero.artifacts), list(hero.items)))
+        s.drops.append(
+            Drop(
+                hero.hero,
+                square,
+                area,
+                hero.gold,
+                hero.potions,
+                hero.tool_kit,
+                list(hero.artifacts),
+                list(hero.items),
+            )
+        )
         text += " Their belongings lie on the floor."
     elif has_belongings:
         text += " The monsters claim their belongings."
@@ -123,16 +139,22 @@ def monster_loss_text(m: MonsterState, hits: int, defeated: bool) -> str:
 def villain_events(ctx: Ctx, m: MonsterState) -> list[Event]:
     if m.key != ctx.s.quest.villain or m.alive:
         return []
-    return [make_event(
-        "villain_defeated",
-        f"{cap(monster_name(m))} is defeated! Every surviving hero must now escape by the "
-        "stairway.",
-    )]
+    return [
+        make_event(
+            "villain_defeated",
+            f"{cap(monster_name(m))} is defeated! Every surviving hero must now escape by the "
+            "stairway.",
+        )
+    ]
 
 
 # --- attacks -----------------------------------------------------------------------------------
 def roll_against_monster(
-    ctx: Ctx, attacker_text: str, attacker_id: str, attack_dice: int, m: MonsterState,
+    ctx: Ctx,
+    attacker_text: str,
+    attacker_id: str,
+    attack_dice: int,
+    m: MonsterState,
     verb: str = "attacks",
 ) -> None:
     """Roll attack dice at a monster, let it defend with black shields, apply the damage."""
@@ -148,11 +170,17 @@ def roll_against_monster(
         f"{cap(attacker_text)} {verb} {monster_name(m)}: {faces_text(attack)}; {defence}; "
         f"{monster_loss_text(m, hits, defeated)}."
     )
-    ctx.emit(make_event(
-        "attack", text,
-        dice=[combat_dice(attack, attacker_id), combat_dice(defend, m.pub or "monster")],
-        attacker=attacker_id, target=m.pub, hits=hits, defeated=defeated,
-    ))
+    ctx.emit(
+        make_event(
+            "attack",
+            text,
+            dice=[combat_dice(attack, attacker_id), combat_dice(defend, m.pub or "monster")],
+            attacker=attacker_id,
+            target=m.pub,
+            hits=hits,
+            defeated=defeated,
+        )
+    )
     ctx.emit_all(villain_events(ctx, m))
 
 
@@ -167,9 +195,14 @@ def monster_attacks_hero(ctx: Ctx, m: MonsterState, hero: HeroState) -> None:
         f"{cap(monster_name(m))} attacks {hero_name(hero)}: {faces_text(attack)}; "
         f"{hero_name(hero)} rolls {faces_text(defend)}; {hero_name(hero)} {loss}."
     )
-    ctx.emit(make_event(
-        "attack", text,
-        dice=[combat_dice(attack, m.pub or "monster"), combat_dice(defend, hero.hero)],
-        attacker=m.pub, target=hero.hero, hits=hits,
-    ))
+    ctx.emit(
+        make_event(
+            "attack",
+            text,
+            dice=[combat_dice(attack, m.pub or "monster"), combat_dice(defend, hero.hero)],
+            attacker=m.pub,
+            target=hero.hero,
+            hits=hits,
+        )
+    )
     ctx.emit_all(follow)

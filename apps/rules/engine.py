@@ -51,8 +51,10 @@ def load_quest(name_or_path: str | Path) -> Quest:
     from .questfile import parse_quest_file  # lazy: the parser is written separately
 
     text = str(name_or_path)
-    path = Path(text) if ("/" in text or text.endswith((".yaml", ".yml"))) else (
-        QUESTS_DIR / f"{text}.yaml"
+    path = (
+        Path(text)
+        if ("/" in text or text.endswith((".yaml", ".yml")))
+        else (QUESTS_DIR / f"{text}.yaml")
     )
     path = path.resolve()
     key = f"path:{path}"
@@ -75,8 +77,7 @@ def quest_for_slug(slug: str) -> Quest:
 
 
 # --- new game ----------------------------------------------------------------------------------
-def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None = None
-             ) -> State:
+def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None = None) -> State:
     """Start a quest. `options["heroes"][hero]` may give campaign heroes: name, body, mind,
     weapon, armour, items, tool_kit, gold, potions, artifacts, spells."""
     if not 2 <= seats <= 5:
@@ -142,6 +143,7 @@ RULES: dict[type[A.Action], tuple[Check, Do]] = {
     A.Move: (H.check_move, H.do_move),
     A.OpenDoor: (H.check_open_door, H.do_open_door),
     A.Attack: (H.check_attack, H.do_attack),
+    A.Throw: (H.check_throw, H.do_throw),
     A.CastSpell: (SP.check_cast, SP.do_cast),
     A.SearchTreasure: (S.check_search_treasure, S.do_search_treasure),
     A.SearchTraps: (S.check_search_traps, S.do_search_traps),
@@ -212,6 +214,7 @@ def hero_candidates(b: Board, h: HeroState) -> list[A.Action]:
     out += [A.Move(name, to) for to in H.move_candidates(b, h)]
     out += [A.OpenDoor(name, d) for d in H.door_candidates(b, h)]
     out += [A.Attack(name, m.pub) for m in b.monsters_at.values() if m.pub]
+    out += H.throw_candidates(b, h)
     out += SP.cast_candidates(b, h)
     out += [A.SearchTreasure(name), A.SearchTraps(name), A.SearchSecretDoors(name)]
     out += [A.Disarm(name, ts.pub) for ts in b.s.traps.values() if ts.pub]
@@ -289,5 +292,12 @@ def seat_heroes(state: State, seat: int) -> tuple[str, ...]:
     return heroes_of_seat(state.seats, seat)
 
 
-__all__ = ["Transition", "apply", "legal_actions", "load_quest", "new_game", "replay",
-           "seats_to_move"]
+__all__ = [
+    "Transition",
+    "apply",
+    "legal_actions",
+    "load_quest",
+    "new_game",
+    "replay",
+    "seats_to_move",
+]

@@ -66,8 +66,11 @@ def faces_text(faces: list[str]) -> str:
     if not faces:
         return "no dice"
     parts = []
-    for face, label in (("skull", "skull"), ("white_shield", "white shield"),
-                        ("black_shield", "black shield")):
+    for face, label in (
+        ("skull", "skull"),
+        ("white_shield", "white shield"),
+        ("black_shield", "black shield"),
+    ):
         n = faces.count(face)
         if n:
             parts.append(f"{n} {label}{'s' if n > 1 else ''}")

@@ -84,11 +84,14 @@ class Geometry:
         self.secret_sides: dict[Square, list[tuple[str, str]]] = {}  # square -> (side, door)
         for door in quest.doors:
             if door.secret:
-                self.secret_sides.setdefault(door.a, []).append((self.side_of(door.a, door.b),
-                                                                 door.id))
-                self.secret_sides.setdefault(door.b, []).append((self.side_of(door.b, door.a),
-                                                                 door.id))
+                self.secret_sides.setdefault(door.a, []).append(
+                    (self.side_of(door.a, door.b), door.id)
+                )
+                self.secret_sides.setdefault(door.b, []).append(
+                    (self.side_of(door.b, door.a), door.id)
+                )
         self._pvs: dict[Square, tuple[Square, ...]] = {}
+        self._pv_areas: dict[Square, dict[Square, tuple[str, ...]]] = {}
 
     # --- squares and edges -------------------------------------------------------------------
     def all_squares(self) -> Iterator[Square]:
@@ -204,15 +207,11 @@ class Geometry:
                 y += sy
                 i += 1
                 j += 1
-            if (x != bx or y != by) and (
-                (idx := y * w + x) in static or idx in blockers
-            ):
+            if (x != bx or y != by) and ((idx := y * w + x) in static or idx in blockers):
                 return False
         return True
 
-    def _corner_blocks(
-        self, x: int, y: int, sx: int, sy: int, open_doors: Collection[int]
-    ) -> bool:
+    def _corner_blocks(self, x: int, y: int, sx: int, sy: int, open_doors: Collection[int]) -> bool:
         """Going diagonally from (x, y) to (x+sx, y+sy) through their shared corner."""
 
         def closed(p: Square, q: Square) -> bool:
@@ -226,7 +225,9 @@ class Geometry:
         return round_x and round_y
 
     def potentially_visible(self, sq: Square) -> tuple[Square, ...]:
-        """Squares of other areas `sq` could ever see (all doors open, no figures); cached.
+        """Squares `sq` could ever see (all doors open, no figures) whose sight line shows
+        another area: squares of other areas, and squares of its own area seen past the corner
+        of another one; cached.
 
         Used to keep the reveal check small: only these squares need a real sight test.
         """
@@ -237,10 +238,57 @@ class Geometry:
             cached = tuple(
                 t
                 for t in sorted(self.playable, key=lambda s: (s[1], s[0]))
-                if self.area_of[t] != own and self.line_of_sight(sq, t, all_doors, ())
+                if t != sq
+                and (
+                    self.area_of[t] != own
+                    or any(self.area_of.get(p, own) != own for p in self.line_squares(sq, t))
+                )
+                and self.line_of_sight(sq, t, all_doors, ())
             )
             self._pvs[sq] = cached
         return cached
+
+    def seen_areas(self, sq: Square, target: Square) -> tuple[str, ...]:
+        """The areas a sight line from `sq` to `target` shows: the target's, and those of the
+        squares the line passes through on its way (a line that grazes the corner of another
+        area sees into it). Cached; `target` comes from `potentially_visible(sq)`."""
+        per_sq = self._pv_areas.setdefault(sq, {})
+        cached = per_sq.get(target)
+        if cached is None:
+            areas = [self.area_of[p] for p in self.line_squares(sq, target) if p in self.area_of]
+            areas.append(self.area_of[target])
+            cached = tuple(dict.fromkeys(areas))
+            per_sq[target] = cached
+        return cached
+
+    def line_squares(self, a: Square, b: Square) -> list[Square]:
+        """The squares whose interior the line between the centres of `a` and `b` passes
+        through, in order, excluding both ends (the same walk as `line_of_sight`)."""
+        ax, ay = a
+        bx, by = b
+        nx, ny = abs(bx - ax), abs(by - ay)
+        sx = 1 if bx > ax else -1
+        sy = 1 if by > ay else -1
+        x, y, i, j = ax, ay, 0, 0
+        big = 1 << 62
+        out: list[Square] = []
+        while i < nx or j < ny:
+            tv = (2 * i + 1) * ny if i < nx else big
+            th = (2 * j + 1) * nx if j < ny else big
+            if tv < th:
+                x += sx
+                i += 1
+            elif th < tv:
+                y += sy
+                j += 1
+            else:
+                x += sx
+                y += sy
+                i += 1
+                j += 1
+            if x != bx or y != by:
+                out.append((x, y))
+        return out
 
 
 def geometry(quest: Quest) -> Geometry:

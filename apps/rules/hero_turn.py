@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from . import actions as A
 from .board import Board
-from .combat import drink_potion, hero_attack_dice, roll_against_monster
+from .combat import drink_potion, hero_attack_dice, roll_against_monster, weapon_attack_dice
 from .context import Ctx, cap, hero_name, square_text
-from .data import ARMOUR
+from .data import ARMOUR, WEAPONS, equipment_problem
 from .events import make_event, red_dice
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
 from .quest import Square
@@ -61,15 +61,23 @@ def do_roll(ctx: Ctx, a: A.RollMovement) -> None:
     values = ctx.dice.reds(count)
     ctx.s.turn.movement_rolled = True
     ctx.s.turn.movement_left = sum(values)
-    ctx.emit(make_event(
-        "roll_movement",
-        f"{cap(hero_name(h))} rolls {', '.join(map(str, values))} for movement: "
-        f"{sum(values)} squares.",
-        dice=[red_dice(values, h.hero)], hero=h.hero, total=sum(values),
-    ))
+    ctx.emit(
+        make_event(
+            "roll_movement",
+            f"{cap(hero_name(h))} rolls {', '.join(map(str, values))} for movement: "
+            f"{sum(values)} squares.",
+            dice=[red_dice(values, h.hero)],
+            hero=h.hero,
+            total=sum(values),
+        )
+    )
 
 
 # --- move --------------------------------------------------------------------------------------
+# Hidden stays hidden: whether a move is listed, and why one is refused, depend only on what the
+# hero's seat can see (the board size, revealed squares and their walls and doors, known blocked
+# squares, heroes and revealed monsters). Whatever lies on an unrevealed square (solid rock, a
+# hidden monster, furniture, a blocked square) is found out by trying to enter it; see `do_move`.
 def move_cost(b: Board, h: HeroState, to: Square) -> int | str:
     """Movement points a move costs, or why it is not allowed."""
     pos = h.position
@@ -77,29 +85,32 @@ def move_cost(b: Board, h: HeroState, to: Square) -> int | str:
     if is_orthogonal_neighbour(pos, to):
         return _step_cost(b, h, pos, to)
     if "veil_of_mist" in h.effects:
-        return _veil_cost(b, pos, to)
+        return _veil_cost(b, h, pos, to)
     return "Heroes move one square at a time, and never diagonally."
 
 
 def _step_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:
-    if to not in b.geo.playable:
-        return "There is no way through there."
-    through_rock = "pass_through_rock" in h.effects
-    if not b.edge_open(pos, to) and not through_rock:
+    if not b.geo.in_grid(to):
+        return "That is off the board."
+    if not b.edge_open(pos, to) and "pass_through_rock" not in h.effects:
         return "A wall or a closed door is in the way."
-    if not b.revealed_square(to):
-        return 1  # only reachable through rock; what lies there is found out on arrival
-    if not b.standable(to):
+    return _arrival_cost(b, h, to, 1)
+
+
+def _arrival_cost(b: Board, h: HeroState, to: Square, cost: int) -> int | str:
+    """Judge the destination by what the heroes can see of it; an unrevealed square (only
+    reachable through rock, or past a line of monsters) shows what it holds on arrival."""
+    if to in b.known_blocked or (b.revealed_square(to) and not b.standable(to)):
         return "That square is blocked."
-    if to in b.monsters_at and "veil_of_mist" in h.effects:
-        return "The hero may pass through monsters but not stop on their square."
-    if b.occupied(to):
+    if b.visible_figure(to):
+        if to in b.monsters_at and "veil_of_mist" in h.effects:
+            return "The hero may pass through monsters but not stop on their square."
         return "Another figure stands on that square."
-    return 1
+    return cost
 
 
-def _veil_cost(b: Board, pos: Square, to: Square) -> int | str:
-    """Veil of Mist: straight on through squares of monsters to the first free square."""
+def _veil_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:
+    """Veil of Mist: straight on through squares of revealed monsters to the next square."""
     dx, dy = to[0] - pos[0], to[1] - pos[1]
     if dx and dy:
         return "Heroes move one square at a time, and never diagonally."
@@ -108,13 +119,14 @@ def _veil_cost(b: Board, pos: Square, to: Square) -> int | str:
     here = pos
     for _ in range(dist - 1):
         nxt = step(here, d)
-        monster = b.monsters_at.get(nxt)
-        if monster is None or monster.pub is None or not b.edge_open(here, nxt):
+        if not b.edge_open(here, nxt) or nxt not in b.monsters_at or not b.visible_figure(nxt):
             return "Heroes move one square at a time, and never diagonally."
         here = nxt
-    if not b.edge_open(here, to) or not b.free(to):
-        return "That square is blocked."
-    return dist
+    if not b.geo.in_grid(to):
+        return "That is off the board."
+    if not b.edge_open(here, to):
+        return "A wall or a closed door is in the way."
+    return _arrival_cost(b, h, to, dist)
 
 
 def check_move(b: Board, a: A.Move) -> str | None:
@@ -133,15 +145,17 @@ def check_move(b: Board, a: A.Move) -> str | None:
 
 
 def move_candidates(b: Board, h: HeroState) -> list[Square]:
+    """Squares worth checking; `check_move` decides (the four neighbours, and with Veil of Mist
+    the square past each line of revealed monsters)."""
     pos = h.position
     assert pos is not None
     out = [step(pos, d) for d in ORTHOGONAL]
     if "veil_of_mist" in h.effects:
         for d in ORTHOGONAL:
             here = step(pos, d)
-            while here in b.monsters_at:
+            while here in b.monsters_at and b.visible_figure(here):
                 here = step(here, d)
-                if here not in b.monsters_at:
+                if here not in b.monsters_at or not b.visible_figure(here):
                     out.append(here)
     return out
 
@@ -155,22 +169,41 @@ def do_move(ctx: Ctx, a: A.Move) -> None:
     assert isinstance(cost, int)
     s.turn.movement_left -= cost
     s.turn.has_moved = True
-    area = ctx.geo.area_of[a.to]
-    if area not in s.areas:  # Pass Through Rock into the unknown: the area shows itself
-        reveal_area(ctx, area)
-        if not ctx.board().free(a.to):
-            ctx.emit(make_event(
+    name = cap(hero_name(h))
+    through_rock = is_orthogonal_neighbour(origin, a.to) and not ctx.board().edge_open(origin, a.to)
+    if a.to not in ctx.geo.playable:  # Pass Through Rock into solid rock: the point is lost
+        ctx.emit(
+            make_event(
                 "move_blocked",
-                f"{cap(hero_name(h))} passes through the rock but finds the way beyond "
-                "blocked, and steps back.",
+                f"{name} presses into the wall and finds only solid rock.",
                 hero=h.hero,
-            ))
-            return
+                to=[a.to[0], a.to[1]],
+                reason="rock",
+            )
+        )
+        return
+    area = ctx.geo.area_of[a.to]
+    if area not in s.areas:  # the unknown square shows itself: its area is revealed
+        reveal_area(ctx, area)
+    if not ctx.board().free(a.to):
+        text = (
+            f"{name} passes through the rock but finds the way beyond blocked, and steps back."
+            if through_rock
+            else f"{name} finds {square_text(a.to)} taken and stays where they are."
+        )
+        ctx.emit(
+            make_event("move_blocked", text, hero=h.hero, to=[a.to[0], a.to[1]], reason="blocked")
+        )
+        return
     h.position = a.to
-    ctx.emit(make_event(
-        "move", f"{cap(hero_name(h))} moves to {square_text(a.to)}.",
-        hero=h.hero, to=[a.to[0], a.to[1]],
-    ))
+    ctx.emit(
+        make_event(
+            "move",
+            f"{name} moves to {square_text(a.to)}.",
+            hero=h.hero,
+            to=[a.to[0], a.to[1]],
+        )
+    )
     enter_square(ctx, h, a.to, origin)
 
 
@@ -204,8 +237,13 @@ def door_candidates(b: Board, h: HeroState) -> list[str]:
 def open_door(ctx: Ctx, door_id: str, opener: str) -> None:
     s = ctx.s
     s.doors[door_id].open = True
-    ctx.emit(make_event("door_opened", f"{cap(opener)} opens a door ({s.doors[door_id].pub}).",
-                        door=s.doors[door_id].pub))
+    ctx.emit(
+        make_event(
+            "door_opened",
+            f"{cap(opener)} opens a door ({s.doors[door_id].pub}).",
+            door=s.doors[door_id].pub,
+        )
+    )
     door = ctx.geo.doors[door_id]
     for sq in (door.a, door.b):
         reveal_area(ctx, ctx.geo.area_of[sq])
@@ -248,20 +286,27 @@ def do_take(ctx: Ctx, a: A.TakeBelongings) -> None:
     h.tool_kit = h.tool_kit or drop.tool_kit
     h.artifacts.extend(drop.artifacts)
     h.items.extend(drop.items)
-    ctx.emit(make_event(
-        "belongings_taken",
-        f"{cap(hero_name(h))} takes {hero_name(drop.hero)}'s belongings.",
-        hero=h.hero, source=drop.hero,
-    ))
+    ctx.emit(
+        make_event(
+            "belongings_taken",
+            f"{cap(hero_name(h))} takes {hero_name(drop.hero)}'s belongings.",
+            hero=h.hero,
+            source=drop.hero,
+        )
+    )
 
 
 def do_set_auto_drink(ctx: Ctx, a: A.SetAutoDrink) -> None:
     hero_of(ctx.s, a).auto_drink = a.on
     state = "on" if a.on else "off"
-    ctx.emit(make_event(
-        "setting", f"Auto-drink is {state} for {hero_name(a.hero)}.",
-        audience=[ctx.hero_seat(a.hero)], hero=a.hero,
-    ))
+    ctx.emit(
+        make_event(
+            "setting",
+            f"Auto-drink is {state} for {hero_name(a.hero)}.",
+            audience=[ctx.hero_seat(a.hero)],
+            hero=a.hero,
+        )
+    )
 
 
 def do_end_turn(ctx: Ctx, a: A.EndTurn) -> None:
@@ -295,6 +340,83 @@ def do_attack(ctx: Ctx, a: A.Attack) -> None:
     roll_against_monster(ctx, hero_name(h), h.hero, hero_attack_dice(board, h, mode), m, verb)
 
 
+# --- thrown weapons (rules.md 10) -------------------------------------------------------------
+def may_use(h: HeroState, weapon: str) -> bool:
+    return h.hero != "wizard" or WEAPONS[weapon].wizard_may_use
+
+
+def throwable(h: HeroState) -> list[str]:
+    """The thrown weapons (dagger, spear, handaxe) the hero carries and may use, wielded first."""
+    out = []
+    for w in [h.weapon, *h.items]:
+        if w in WEAPONS and WEAPONS[w].thrown and may_use(h, w) and w not in out:
+            out.append(w)
+    return out
+
+
+def check_throw(b: Board, a: A.Throw) -> str | None:
+    h = hero_of(b.s, a)
+    reason = main_action_used(b.s, h)
+    if reason:
+        return reason
+    weapon = WEAPONS.get(a.weapon)
+    if weapon is None or not weapon.thrown:
+        return "Only a dagger, a spear or a handaxe can be thrown."
+    if a.weapon not in (h.weapon, *h.items):
+        return f"{cap(hero_name(h))} has no {a.weapon}."
+    if not may_use(h, a.weapon):
+        return f"{cap(hero_name(h))} cannot use a {a.weapon}."
+    m = b.s.monster_by_pub(a.target)
+    if m is None or m.position is None:
+        return "There is no such monster."
+    assert h.position is not None
+    if not b.sees(h.position, m.position):
+        return "That monster is not in sight."
+    return None
+
+
+def throw_candidates(b: Board, h: HeroState) -> list[A.Throw]:
+    weapons = throwable(h)
+    if not weapons:
+        return []
+    assert h.position is not None
+    targets = [m.pub for m in b.visible_monsters(h.position) if m.pub]
+    return [A.Throw(h.hero, w, t) for w in weapons for t in targets]
+
+
+def lose_weapon(h: HeroState, weapon: str) -> None:
+    """The thrown weapon is gone; a hero who threw the wielded one wields the next best."""
+    if weapon in h.items:  # a carried spare goes first; the hero keeps wielding
+        h.items.remove(weapon)
+        return
+    usable = [w for w in h.items if w in WEAPONS and equipment_problem(h.hero, w, h.armour) is None]
+    best = max(usable, key=lambda w: (not WEAPONS[w].ranged, WEAPONS[w].attack), default=None)
+    h.weapon = best or ""
+    if best is not None:
+        h.items.remove(best)
+
+
+def do_throw(ctx: Ctx, a: A.Throw) -> None:
+    s = ctx.s
+    h = hero_of(s, a)
+    m = s.monster_by_pub(a.target)
+    assert m is not None
+    mark_acted(s)
+    dice = weapon_attack_dice(ctx.board(), h, a.weapon)
+    lose_weapon(h, a.weapon)
+    roll_against_monster(ctx, hero_name(h), h.hero, dice, m, f"throws a {a.weapon} at")
+    now = f"now wields the {h.weapon.replace('_', ' ')}" if h.weapon else "now fights bare-handed"
+    ctx.emit(
+        make_event(
+            "weapon_lost",
+            f"The {a.weapon} is lost; {hero_name(h)} {now}.",
+            hero=h.hero,
+            weapon=a.weapon,
+            wielding=h.weapon or None,
+        )
+    )
+
+
 def check_escape(b: Board, a: A.Escape) -> str | None:
     h = hero_of(b.s, a)
     reason = main_action_used(b.s, h)
@@ -313,6 +435,6 @@ def do_escape(ctx: Ctx, a: A.Escape) -> None:
     h.status = "escaped"
     h.position = None
     ctx.end_turn = True
-    ctx.emit(make_event("escape", f"{cap(hero_name(h))} climbs the stairway to safety.",
-                        hero=h.hero))
-
+    ctx.emit(
+        make_event("escape", f"{cap(hero_name(h))} climbs the stairway to safety.", hero=h.hero)
+    )

@@ -113,15 +113,22 @@ def do_monster_move(ctx: Ctx, a: A.MonsterMove) -> None:
     s.mturn.has_moved = True
     m.position = a.to
     verb = "leaps over the pit to" if cost == 2 else "moves to"
-    ctx.emit(make_event("monster_move", f"{cap(monster_name(m))} {verb} {square_text(a.to)}.",
-                        monster=m.pub, to=[a.to[0], a.to[1]]))
+    ctx.emit(
+        make_event(
+            "monster_move",
+            f"{cap(monster_name(m))} {verb} {square_text(a.to)}.",
+            monster=m.pub,
+            to=[a.to[0], a.to[1]],
+        )
+    )
 
 
 def attack_targets(b: Board, m: MonsterState) -> list[str]:
     pos = m.position
     assert pos is not None
     return [
-        h.hero for sq, h in b.heroes_at.items()
+        h.hero
+        for sq, h in b.heroes_at.items()
         if is_orthogonal_neighbour(pos, sq) and b.edge_open(pos, sq)
     ]
 

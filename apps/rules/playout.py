@@ -18,10 +18,25 @@ from .quest import Quest, Square
 from .state import State
 
 WEIGHTS = {
-    "attack": 30, "monster_attack": 30, "open_door": 12, "roll_movement": 20, "cast": 3,
-    "move": 4, "monster_move": 4, "jump": 2, "escape": 50, "take_belongings": 5,
-    "search_treasure": 2, "search_traps": 1, "search_secret_doors": 2, "disarm": 2,
-    "drink_potion": 1, "end_turn": 1, "end_activation": 1, "end_phase": 1,
+    "attack": 30,
+    "throw": 3,
+    "monster_attack": 30,
+    "open_door": 12,
+    "roll_movement": 20,
+    "cast": 3,
+    "move": 4,
+    "monster_move": 4,
+    "jump": 2,
+    "escape": 50,
+    "take_belongings": 5,
+    "search_treasure": 2,
+    "search_traps": 1,
+    "search_secret_doors": 2,
+    "disarm": 2,
+    "drink_potion": 1,
+    "end_turn": 1,
+    "end_activation": 1,
+    "end_phase": 1,
 }
 
 
@@ -46,6 +61,9 @@ def _position(state: State, a: Action) -> Square | None:
     return None
 
 
+_DIST_CACHE: dict[tuple[Any, ...], dict[Square, int]] = {}
+
+
 def distances_to_goals(state: State) -> dict[Square, int]:
     """Walking distance (ignoring figures) to what the side to move wants to reach."""
     board = Board(state)
@@ -61,6 +79,17 @@ def distances_to_goals(state: State) -> dict[Square, int]:
                 goals += [sq for sq in (door.a, door.b) if board.revealed_square(sq)]
         if state.villain_defeated:
             goals = list(state.quest.stairway)
+    key = (geo, tuple(goals), board.open_edges, tuple(state.fallen_blocks))
+    cached = _DIST_CACHE.get(key)
+    if cached is None:
+        if len(_DIST_CACHE) > 20000:
+            _DIST_CACHE.clear()
+        cached = _DIST_CACHE[key] = _walk_distances(board, goals)
+    return cached
+
+
+def _walk_distances(board: Board, goals: list[Square]) -> dict[Square, int]:
+    geo = board.geo
     dist = {sq: 0 for sq in goals}
     queue = deque(goals)
     while queue:

@@ -54,13 +54,24 @@ def reveal_area(ctx: Ctx, area: str) -> None:
     text = f"{name} is revealed."
     if found:
         text += " Inside: " + ", ".join(found) + "."
-    ctx.emit(make_event("reveal", text, area=s.areas[area], monsters=[
-        m.pub for m in s.monsters.values() if m.pub and m.alive and m.position in squares
-    ]))
+    ctx.emit(
+        make_event(
+            "reveal",
+            text,
+            area=s.areas[area],
+            monsters=[
+                m.pub for m in s.monsters.values() if m.pub and m.alive and m.position in squares
+            ],
+        )
+    )
 
 
 def update_reveals(ctx: Ctx) -> None:
-    """Reveal every area a hero stands in or has line of sight to (revealed never shrinks)."""
+    """Reveal every area a hero stands in or has line of sight to (revealed never shrinks).
+
+    A sight line shows every square it passes through, so the areas it crosses on the way to a
+    seen square are revealed too: whatever decides a hero's sight lines (walls, blocked squares,
+    figures) is then always on revealed squares, known to the heroes."""
     s, geo = ctx.s, ctx.geo
     if len(s.areas) == len(geo.area_squares):
         return
@@ -73,11 +84,11 @@ def update_reveals(ctx: Ctx) -> None:
         if own is not None and own not in s.areas:
             seen.add(own)
         for target in geo.potentially_visible(h.position):
-            area = geo.area_of[target]
-            if area in s.areas or area in seen:
+            areas = geo.seen_areas(h.position, target)
+            if all(a in s.areas or a in seen for a in areas):
                 continue
             if board.sees(h.position, target):
-                seen.add(area)
+                seen.update(areas)
     for area in s.quest.areas:
         if area in seen:
             reveal_area(ctx, area)

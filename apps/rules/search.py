@@ -66,8 +66,14 @@ def do_search_treasure(ctx: Ctx, a: A.SearchTreasure) -> None:
     mark_acted(s)
     trap_id = armed_chest_trap(s, board, area)
     if trap_id is not None:  # the search does not count: the hero may search again later
-        ctx.emit(make_event("search", f"{cap(hero_name(h))} searches the room for treasure...",
-                            hero=h.hero, search="treasure"))
+        ctx.emit(
+            make_event(
+                "search",
+                f"{cap(hero_name(h))} searches the room for treasure...",
+                hero=h.hero,
+                search="treasure",
+            )
+        )
         spring_trap(ctx, trap_id, h, on_square=False)
         ctx.end_turn = True
         return
@@ -86,12 +92,23 @@ def do_search_treasure(ctx: Ctx, a: A.SearchTreasure) -> None:
 def emit_find(ctx: Ctx, h: HeroState, what: str, find: str) -> None:
     """The finder's seat sees the find; every other seat only that treasure was searched for."""
     name = cap(hero_name(h))
-    ctx.emit(make_event(
-        "search", f"{name} searches the room for treasure and {what}",
-        audience=[ctx.hero_seat(h.hero)], hero=h.hero, search="treasure", find=find,
-        redacted={"type": "search", "text": f"{name} searches the room for treasure.",
-                  "hero": h.hero, "search": "treasure", "find": "treasure"},
-    ))
+    ctx.emit(
+        make_event(
+            "search",
+            f"{name} searches the room for treasure and {what}",
+            audience=[ctx.hero_seat(h.hero)],
+            hero=h.hero,
+            search="treasure",
+            find=find,
+            redacted={
+                "type": "search",
+                "text": f"{name} searches the room for treasure.",
+                "hero": h.hero,
+                "search": "treasure",
+                "find": "treasure",
+            },
+        )
+    )
 
 
 def draw_treasure_card(ctx: Ctx, h: HeroState, area: str) -> None:
@@ -111,11 +128,16 @@ def draw_treasure_card(ctx: Ctx, h: HeroState, area: str) -> None:
         emit_find(ctx, h, "finds nothing.", card)
     elif card == "hazard":
         follow = damage_hero(ctx, h, HAZARD_DAMAGE)
-        ctx.emit(make_event(
-            "search", f"{cap(hero_name(h))} searches the room for treasure and triggers a "
-            f"hidden hazard: {HAZARD_DAMAGE} Body lost. The turn ends.",
-            hero=h.hero, search="treasure", find=card,
-        ))
+        ctx.emit(
+            make_event(
+                "search",
+                f"{cap(hero_name(h))} searches the room for treasure and triggers a "
+                f"hidden hazard: {HAZARD_DAMAGE} Body lost. The turn ends.",
+                hero=h.hero,
+                search="treasure",
+                find=card,
+            )
+        )
         ctx.emit_all(follow)
         ctx.end_turn = True
     else:
@@ -128,9 +150,16 @@ def wandering_monster(ctx: Ctx, h: HeroState, area: str) -> None:
     square = wandering_square(ctx.board(), h, area)
     name = cap(hero_name(h))
     if square is None:
-        ctx.emit(make_event("search", f"{name} searches the room for treasure and hears "
-                            "something prowling, but nothing comes.", hero=h.hero,
-                            search="treasure", find="wandering_monster"))
+        ctx.emit(
+            make_event(
+                "search",
+                f"{name} searches the room for treasure and hears "
+                "something prowling, but nothing comes.",
+                hero=h.hero,
+                search="treasure",
+                find="wandering_monster",
+            )
+        )
         return
     stats = MONSTERS[kind]
     key = f"wandering-{s.next_number('wandering')}"
@@ -138,13 +167,18 @@ def wandering_monster(ctx: Ctx, h: HeroState, area: str) -> None:
     s.monsters[key] = m
     show_monster(s, m)
     m.activated = False
-    ctx.emit(make_event(
-        "wandering_monster",
-        f"{name} searches the room for treasure and disturbs a wandering monster: "
-        f"{monster_name(m)} appears and attacks!",
-        hero=h.hero, search="treasure", find="wandering_monster", monster=m.pub,
-        square=[square[0], square[1]],
-    ))
+    ctx.emit(
+        make_event(
+            "wandering_monster",
+            f"{name} searches the room for treasure and disturbs a wandering monster: "
+            f"{monster_name(m)} appears and attacks!",
+            hero=h.hero,
+            search="treasure",
+            find="wandering_monster",
+            monster=m.pub,
+            square=[square[0], square[1]],
+        )
+    )
     monster_attacks_hero(ctx, m, h)
 
 
@@ -188,8 +222,15 @@ def do_search_traps(ctx: Ctx, a: A.SearchTraps) -> None:
             found.append(ts.pub)
     listed = ", ".join(map(str, found))
     what = f"finds {count_text(len(found), 'trap')} ({listed})" if found else "finds no traps"
-    ctx.emit(make_event("search", f"{cap(hero_name(h))} searches for traps and {what}.",
-                        hero=h.hero, search="traps", traps=found))
+    ctx.emit(
+        make_event(
+            "search",
+            f"{cap(hero_name(h))} searches for traps and {what}.",
+            hero=h.hero,
+            search="traps",
+            traps=found,
+        )
+    )
 
 
 def check_search_secret_doors(b: Board, a: A.SearchSecretDoors) -> str | None:
@@ -210,7 +251,15 @@ def do_search_secret_doors(ctx: Ctx, a: A.SearchSecretDoors) -> None:
             ds.found = True
             show_door(s, door_id)
             found.append(ds.pub)
-    what = f"finds a secret door ({', '.join(map(str, found))})" if found \
-        else "finds no secret door"
-    ctx.emit(make_event("search", f"{cap(hero_name(h))} searches for secret doors and {what}.",
-                        hero=h.hero, search="secret_doors", doors=found))
+    what = (
+        f"finds a secret door ({', '.join(map(str, found))})" if found else "finds no secret door"
+    )
+    ctx.emit(
+        make_event(
+            "search",
+            f"{cap(hero_name(h))} searches for secret doors and {what}.",
+            hero=h.hero,
+            search="secret_doors",
+            doors=found,
+        )
+    )

@@ -34,7 +34,8 @@ def spell_targets(b: Board, caster: HeroState, spell: str) -> list[str]:
     targets = [m.pub for m in b.visible_monsters(pos) if m.pub]
     if spell == "genie":
         targets += [
-            ds.pub for d, ds in b.s.doors.items()
+            ds.pub
+            for d, ds in b.s.doors.items()
             if ds.pub and not ds.open and door_visible(b, caster, d)
         ]
     return targets
@@ -77,8 +78,15 @@ def do_cast(ctx: Ctx, a: A.CastSpell) -> None:
     if m is None:  # Genie opening a door
         door_id = door_by_pub(s, a.target)
         assert door_id is not None
-        ctx.emit(make_event("spell", f"{caster} casts {title}: the genie flings a door open.",
-                            hero=h.hero, spell=a.spell, target=a.target))
+        ctx.emit(
+            make_event(
+                "spell",
+                f"{caster} casts {title}: the genie flings a door open.",
+                hero=h.hero,
+                spell=a.spell,
+                target=a.target,
+            )
+        )
         open_door(ctx, door_id, "the genie")
         return
     cast_harmful(ctx, h, title, a.spell, m)
@@ -107,8 +115,14 @@ def cast_harmful(ctx: Ctx, h: HeroState, title: str, spell: str, m: MonsterState
         return
     if spell == "tempest":
         m.tempest = True
-        ctx.emit(make_event("spell", f"{caster} casts {title}: a whirlwind engulfs {name}, "
-                            "which will lose its next turn.", **base))
+        ctx.emit(
+            make_event(
+                "spell",
+                f"{caster} casts {title}: a whirlwind engulfs {name}, "
+                "which will lose its next turn.",
+                **base,
+            )
+        )
         return
     if spell == "sleep":
         cast_sleep(ctx, caster, title, m, base)
@@ -119,32 +133,45 @@ def cast_harmful(ctx: Ctx, h: HeroState, title: str, spell: str, m: MonsterState
     saved = sum(1 for r in rolls if r >= 5)
     hits = max(0, damage - saved)
     defeated = damage_monster(ctx, m, hits)
-    ctx.emit(make_event(
-        "spell",
-        f"{caster} casts {title} at {name}: {name} rolls {', '.join(map(str, rolls))}; "
-        f"{monster_loss_text(m, hits, defeated)}.",
-        dice=[red_dice(rolls, m.pub or "monster")], hits=hits, defeated=defeated, **base,
-    ))
+    ctx.emit(
+        make_event(
+            "spell",
+            f"{caster} casts {title} at {name}: {name} rolls {', '.join(map(str, rolls))}; "
+            f"{monster_loss_text(m, hits, defeated)}.",
+            dice=[red_dice(rolls, m.pub or "monster")],
+            hits=hits,
+            defeated=defeated,
+            **base,
+        )
+    )
     ctx.emit_all(villain_events(ctx, m))
 
 
-def cast_sleep(ctx: Ctx, caster: str, title: str, m: MonsterState, base: dict[str, Any]
-               ) -> None:
+def cast_sleep(ctx: Ctx, caster: str, title: str, m: MonsterState, base: dict[str, Any]) -> None:
     name = monster_name(m)
     stats = MONSTERS[m.kind]
     if stats.undead:
-        ctx.emit(make_event("spell", f"{caster} casts {title} at {name}, but the undead never "
-                            "sleep.", resisted=True, **base))
+        ctx.emit(
+            make_event(
+                "spell",
+                f"{caster} casts {title} at {name}, but the undead never sleep.",
+                resisted=True,
+                **base,
+            )
+        )
         return
     rolls = ctx.dice.reds(stats.mind)
     resisted = 6 in rolls
     if not resisted:
         m.asleep = True
     outcome = "resists the spell" if resisted else "falls asleep"
-    ctx.emit(make_event(
-        "spell",
-        f"{caster} casts {title} at {name}: {name} rolls {', '.join(map(str, rolls))} and "
-        f"{outcome}.",
-        dice=[red_dice(rolls, m.pub or "monster")], resisted=resisted, **base,
-    ))
-
+    ctx.emit(
+        make_event(
+            "spell",
+            f"{caster} casts {title} at {name}: {name} rolls {', '.join(map(str, rolls))} and "
+            f"{outcome}.",
+            dice=[red_dice(rolls, m.pub or "monster")],
+            resisted=resisted,
+            **base,
+        )
+    )

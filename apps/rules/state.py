@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
+from .data import HERO_ORDER
 from .quest import Quest, Square
+
+_T = TypeVar("_T")
 
 LOG_SIZE = 50  # events kept in the state for the views' log; the web layer keeps the full log
 
@@ -124,6 +127,28 @@ def _obj_json(obj: Any) -> dict[str, Any]:
     return out
 
 
+def _natural(key: str) -> tuple[str, int]:
+    """ "wandering-12" -> ("wandering-", 12), so that 2 sorts before 10."""
+    stem = key.rstrip("0123456789")
+    digits = key[len(stem) :]
+    return stem, int(digits) if digits else -1
+
+
+def _canonical(d: dict[str, Any], order: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """`d` with its keys in the engine's creation order, whatever order they arrived in.
+
+    The engine iterates these dicts (which monster is revealed first gets `m1`), and stores such
+    as PostgreSQL's jsonb do not keep object key order; so order comes from the quest, not input.
+    """
+    rank = {key: n for n, key in enumerate(order)}
+    return dict(sorted(d.items(), key=lambda kv: (rank.get(kv[0], len(rank)), _natural(kv[0]))))
+
+
+def _by_public_id(d: dict[str, str]) -> dict[str, str]:
+    """Revealed things in the order they were revealed (their public ids count up)."""
+    return dict(sorted(d.items(), key=lambda kv: _natural(kv[1])))
+
+
 def _obj_from(cls: Any, d: dict[str, Any]) -> Any:
     kwargs = dict(d)
     for name in _SQUARE_FIELDS & kwargs.keys():
@@ -162,13 +187,13 @@ class State:
     # --- copying -----------------------------------------------------------------------------
     def clone(self) -> State:
         """A deep copy, written out by hand because `copy.deepcopy` is too slow for `apply`."""
-        c = copy.copy(self)
-        c.turn = copy.copy(self.turn)
-        c.mturn = copy.copy(self.mturn)
+        c = _shallow(self)
+        c.turn = _shallow(self.turn)
+        c.mturn = _shallow(self.mturn)
         c.heroes = {k: _clone_hero(h) for k, h in self.heroes.items()}
-        c.monsters = {k: copy.copy(m) for k, m in self.monsters.items()}
-        c.doors = {k: copy.copy(d) for k, d in self.doors.items()}
-        c.traps = {k: copy.copy(t) for k, t in self.traps.items()}
+        c.monsters = {k: _shallow(m) for k, m in self.monsters.items()}
+        c.doors = {k: _shallow(d) for k, d in self.doors.items()}
+        c.traps = {k: _shallow(t) for k, t in self.traps.items()}
         c.areas = dict(self.areas)
         c.furniture = dict(self.furniture)
         c.fallen_blocks = list(self.fallen_blocks)
@@ -228,12 +253,23 @@ class State:
             phase=d["phase"],
             turn=_obj_from(TurnState, d["turn"]),
             mturn=_obj_from(MonsterTurn, d["mturn"]),
-            heroes={k: _obj_from(HeroState, v) for k, v in d["heroes"].items()},
-            monsters={k: _obj_from(MonsterState, v) for k, v in d["monsters"].items()},
-            doors={k: _obj_from(DoorState, v) for k, v in d["doors"].items()},
-            traps={k: _obj_from(TrapState, v) for k, v in d["traps"].items()},
-            areas=dict(d["areas"]),
-            furniture=dict(d["furniture"]),
+            heroes={
+                k: _obj_from(HeroState, v) for k, v in _canonical(d["heroes"], HERO_ORDER).items()
+            },
+            monsters={
+                k: _obj_from(MonsterState, v)
+                for k, v in _canonical(d["monsters"], [m.id for m in quest.monsters]).items()
+            },
+            doors={
+                k: _obj_from(DoorState, v)
+                for k, v in _canonical(d["doors"], [door.id for door in quest.doors]).items()
+            },
+            traps={
+                k: _obj_from(TrapState, v)
+                for k, v in _canonical(d["traps"], [t.id for t in quest.traps]).items()
+            },
+            areas=_by_public_id(d["areas"]),
+            furniture=_by_public_id(d["furniture"]),
             fallen_blocks=[s for s in map(sq_from, d["fallen_blocks"]) if s is not None],
             searched=list(d["searched"]),
             special_found=list(d["special_found"]),
@@ -262,8 +298,15 @@ class State:
         return None
 
 
+def _shallow(obj: _T) -> _T:
+    """A shallow copy of a plain dataclass instance (several times faster than copy.copy)."""
+    c = object.__new__(type(obj))
+    c.__dict__.update(obj.__dict__)
+    return c
+
+
 def _clone_hero(h: HeroState) -> HeroState:
-    c = copy.copy(h)
+    c = _shallow(h)
     c.armour = list(h.armour)
     c.items = list(h.items)
     c.spells = list(h.spells)

@@ -13,8 +13,12 @@ from .reveal import show_trap
 from .state import HeroState, State
 
 FALLING_BLOCK_DICE = 3
-TRAP_NAMES = {"pit": "pit trap", "falling_block": "falling block trap", "spear": "spear trap",
-              "chest": "trap"}
+TRAP_NAMES = {
+    "pit": "pit trap",
+    "falling_block": "falling block trap",
+    "spear": "spear trap",
+    "chest": "trap",
+}
 
 
 def enter_square(ctx: Ctx, h: HeroState, sq: Square, came_from: Square) -> None:
@@ -29,8 +33,14 @@ def enter_square(ctx: Ctx, h: HeroState, sq: Square, came_from: Square) -> None:
     elif ts.state == "sprung" and kind == "pit":
         ctx.s.turn.movement_left = 0
         follow = damage_hero(ctx, h, 1)
-        ctx.emit(make_event("trap", f"{cap(hero_name(h))} climbs down into the open pit and "
-                            "loses 1 Body.", hero=h.hero, trap=ts.pub))
+        ctx.emit(
+            make_event(
+                "trap",
+                f"{cap(hero_name(h))} climbs down into the open pit and loses 1 Body.",
+                hero=h.hero,
+                trap=ts.pub,
+            )
+        )
         ctx.emit_all(follow)
 
 
@@ -63,8 +73,10 @@ def spring_trap(
         dice = [combat_dice(faces, "trap")]
         assert trap.square is not None
         s.fallen_blocks.append(trap.square)
-        text = (f"The ceiling caves in on {hero_name(h)} ({ts.pub}): {faces_text(faces)}; "
-                f"{loss} Body lost. The square is blocked for good.")
+        text = (
+            f"The ceiling caves in on {hero_name(h)} ({ts.pub}): {faces_text(faces)}; "
+            f"{loss} Body lost. The square is blocked for good."
+        )
         if on_square and came_from is not None:
             h.position = came_from
             text += f" {name} scrambles back to {square_text(came_from)}."
@@ -131,12 +143,17 @@ def do_disarm(ctx: Ctx, a: A.Disarm) -> None:
     face = ctx.dice.combat()
     failed = face == ("black_shield" if h.hero == "dwarf" else "skull")
     verdict = "fails!" if failed else "succeeds."
-    ctx.emit(make_event(
-        "disarm",
-        f"{cap(hero_name(h))} tries to disarm the {TRAP_NAMES[ctx.geo.traps[trap_id].kind]} "
-        f"({a.trap}): {faces_text([face])}; {verdict}",
-        dice=[combat_dice([face], h.hero)], hero=h.hero, trap=a.trap, success=not failed,
-    ))
+    ctx.emit(
+        make_event(
+            "disarm",
+            f"{cap(hero_name(h))} tries to disarm the {TRAP_NAMES[ctx.geo.traps[trap_id].kind]} "
+            f"({a.trap}): {faces_text([face])}; {verdict}",
+            dice=[combat_dice([face], h.hero)],
+            hero=h.hero,
+            trap=a.trap,
+            success=not failed,
+        )
+    )
     if failed:
         spring_trap(ctx, trap_id, h, on_square=False)
     else:
@@ -211,17 +228,28 @@ def do_jump(ctx: Ctx, a: A.Jump) -> None:
     if face != "skull":
         s.turn.movement_left -= 2
         h.position = a.to
-        ctx.emit(make_event(
-            "jump", f"{name} jumps the trap ({a.trap}): {faces_text([face])}; lands safely on "
-            f"{square_text(a.to)}.", dice=[combat_dice([face], h.hero)], hero=h.hero,
-            success=True, to=[a.to[0], a.to[1]],
-        ))
+        ctx.emit(
+            make_event(
+                "jump",
+                f"{name} jumps the trap ({a.trap}): {faces_text([face])}; lands safely on "
+                f"{square_text(a.to)}.",
+                dice=[combat_dice([face], h.hero)],
+                hero=h.hero,
+                success=True,
+                to=[a.to[0], a.to[1]],
+            )
+        )
         enter_square(ctx, h, a.to, origin)
         return
-    ctx.emit(make_event(
-        "jump", f"{name} tries to jump the trap ({a.trap}): {faces_text([face])}; "
-        "and falls short!", dice=[combat_dice([face], h.hero)], hero=h.hero, success=False,
-    ))
+    ctx.emit(
+        make_event(
+            "jump",
+            f"{name} tries to jump the trap ({a.trap}): {faces_text([face])}; and falls short!",
+            dice=[combat_dice([face], h.hero)],
+            hero=h.hero,
+            success=False,
+        )
+    )
     s.turn.movement_left = 0
     h.position = trap_sq
     if s.traps[trap_id].state == "armed":

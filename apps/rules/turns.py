@@ -49,13 +49,13 @@ def expire_turn_effects(ctx: Ctx) -> None:
     in_sight = h.position is not None and Board(s).visible_monsters(h.position)
     if "courage" in h.effects and not in_sight:
         h.effects.remove("courage")
-        ctx.emit(make_event("effect_ends", f"{cap(hero_name(h))}'s Courage fades.",
-                            hero=h.hero))
+        ctx.emit(make_event("effect_ends", f"{cap(hero_name(h))}'s Courage fades.", hero=h.hero))
 
 
 def activatable(ctx: Ctx) -> list[str]:
     return [
-        m.key for m in ctx.s.monsters.values()
+        m.key
+        for m in ctx.s.monsters.values()
         if m.alive and m.pub is not None and not m.asleep and not m.tempest
     ]
 

@@ -17,7 +17,6 @@ from .data import heroes_of_seat, seat_of_hero
 from .engine import legal_actions
 from .events import ZARGON_SEAT, event_for_seat
 from .geometry import Geometry
-from .quest import Square
 from .state import HeroState, MonsterState, State, sq_json
 
 
@@ -74,8 +73,12 @@ def quest_view(s: State, zargon: bool) -> dict[str, Any]:
     if zargon:
         out["notes"] = q.notes
         out["special_treasures"] = [
-            {"area": s.areas.get(area, zid("a", area)), "name": st.name, "text": st.text,
-             "found": area in s.special_found}
+            {
+                "area": s.areas.get(area, zid("a", area)),
+                "name": st.name,
+                "text": st.text,
+                "found": area in s.special_found,
+            }
             for area, st in q.special_treasures.items()
         ]
     return out
@@ -95,16 +98,22 @@ def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
         "squares": squares_view(s, geo, visible_areas, zargon),
         "areas": [
             {"id": area_id(s, a.id), "kind": a.kind, "name": a.name, "revealed": a.id in s.areas}
-            for a in q.areas.values() if a.id in visible_areas
+            for a in q.areas.values()
+            if a.id in visible_areas
         ],
         "doors": doors_view(s, geo, zargon),
-        "blocked": blocked_view(s, geo, visible_areas),
-        "stairway": [sq_json(sq) for sq in sorted(q.stairway)
-                     if geo.area_of.get(sq) in visible_areas],
+        "blocked": blocked_view(s, b, zargon),
+        "stairway": [
+            sq_json(sq) for sq in sorted(q.stairway) if geo.area_of.get(sq) in visible_areas
+        ],
         "furniture": [
-            {"id": s.furniture.get(f.id) or zid("f", f.id), "kind": f.kind,
-             "squares": [sq_json(sq) for sq in f.squares]}
-            for f in q.furniture if geo.furniture_area.get(f.id) in visible_areas
+            {
+                "id": s.furniture.get(f.id) or zid("f", f.id),
+                "kind": f.kind,
+                "squares": [sq_json(sq) for sq in f.squares],
+            }
+            for f in q.furniture
+            if geo.furniture_area.get(f.id) in visible_areas
         ],
         "traps": traps_view(s, geo, zargon),
     }
@@ -122,8 +131,7 @@ def squares_view(s: State, geo: Geometry, areas: set[str], zargon: bool) -> list
             if not zargon and sq in geo.secret_sides:  # unfound secret doors look like wall
                 hidden = {side for side, d in geo.secret_sides[sq] if not s.doors[d].found}
                 walls = "".join(side for side in "NESW" if side in walls or side in hidden)
-            out.append({"x": sq[0], "y": sq[1], "area": aid, "walls": walls,
-                        "revealed": revealed})
+            out.append({"x": sq[0], "y": sq[1], "area": aid, "walls": walls, "revealed": revealed})
     return out
 
 
@@ -133,30 +141,21 @@ def doors_view(s: State, geo: Geometry, zargon: bool) -> list[dict[str, Any]]:
         if ds.pub is None and not zargon:
             continue
         door = geo.doors[door_id]
-        out.append({
-            "id": ds.pub or zid("d", door_id),
-            "between": [sq_json(door.a), sq_json(door.b)],
-            "open": ds.open,
-            "secret": door.secret,
-            "found": ds.found or not door.secret,
-        })
+        out.append(
+            {
+                "id": ds.pub or zid("d", door_id),
+                "between": [sq_json(door.a), sq_json(door.b)],
+                "open": ds.open,
+                "secret": door.secret,
+                "found": ds.found or not door.secret,
+            }
+        )
     return out
 
 
-def blocked_view(s: State, geo: Geometry, areas: set[str]) -> list[list[int] | None]:
-    def shown(sq: Square) -> bool:
-        area = geo.area_of.get(sq)
-        if area is not None:
-            return area in areas
-        return any(geo.area_of.get(nb) in areas for nb in _around(sq))
-
-    squares = sorted({sq for sq in geo.blocked if shown(sq)} | set(s.fallen_blocks))
-    return [sq_json(sq) for sq in squares]
-
-
-def _around(sq: Square) -> list[Square]:
-    x, y = sq
-    return [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+def blocked_view(s: State, b: Board, zargon: bool) -> list[list[int] | None]:
+    squares = set(b.geo.blocked) | set(s.fallen_blocks) if zargon else b.known_blocked
+    return [sq_json(sq) for sq in sorted(squares)]
 
 
 def traps_view(s: State, geo: Geometry, zargon: bool) -> list[dict[str, Any]]:
@@ -168,14 +167,16 @@ def traps_view(s: State, geo: Geometry, zargon: bool) -> list[dict[str, Any]]:
         furniture = None
         if trap.furniture is not None:
             furniture = s.furniture.get(trap.furniture) or zid("f", trap.furniture)
-        out.append({
-            "id": ts.pub or zid("t", trap_id),
-            "kind": trap.kind,
-            "square": sq_json(trap.square),
-            "furniture": furniture,
-            "state": ts.state,
-            "detected": ts.detected,
-        })
+        out.append(
+            {
+                "id": ts.pub or zid("t", trap_id),
+                "kind": trap.kind,
+                "square": sq_json(trap.square),
+                "furniture": furniture,
+                "state": ts.state,
+                "detected": ts.detected,
+            }
+        )
     return out
 
 
@@ -192,21 +193,23 @@ def hero_view(s: State, b: Board, h: HeroState, seat: int) -> dict[str, Any]:
         "mind_max": h.mind_max,
         "attack": hero_attack_dice(b, h) if h.playing else 0,
         "defend": hero_defend_dice(b, h) if h.playing else 0,
-        "weapon": h.weapon,
+        "weapon": h.weapon or None,  # None: bare-handed (a thrown weapon is lost)
         "armour": list(h.armour),
         "in_pit": b.in_pit(h.position),
         "effects": list(h.effects),
     }
     if seat != ZARGON_SEAT and h.hero in heroes_of_seat(s.seats, seat):
-        out.update({
-            "spells": list(h.spells),
-            "potions": h.potions,
-            "gold": h.gold,
-            "tool_kit": h.tool_kit,
-            "artifacts": list(h.artifacts),
-            "items": list(h.items),
-            "auto_drink": h.auto_drink,
-        })
+        out.update(
+            {
+                "spells": list(h.spells),
+                "potions": h.potions,
+                "gold": h.gold,
+                "tool_kit": h.tool_kit,
+                "artifacts": list(h.artifacts),
+                "items": list(h.items),
+                "auto_drink": h.auto_drink,
+            }
+        )
     return out
 
 

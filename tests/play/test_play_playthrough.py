@@ -1,6 +1,6 @@
 """Whole quests played through the HTTP API by a bot that only uses `legal_actions`.
 
-Seed 0 ends with the heroes' win and seed 1 with Zargon's (the bot is deterministic per seed);
+Seed 3 ends with the heroes' win and seed 1 with Zargon's (the bot is deterministic per seed);
 each game is then verified by replaying its log, and every seat's log is checked for leaks.
 """
 
@@ -80,7 +80,7 @@ def assert_no_leaks(game: Game, clients: dict[int, Client]) -> None:
 
 
 @pytest.mark.parametrize("seats", [2, 3, 5])
-@pytest.mark.parametrize("seed, outcome", [(0, "heroes"), (1, "zargon")])
+@pytest.mark.parametrize("seed, outcome", [(3, "heroes"), (1, "zargon")])
 def test_a_bot_plays_the_ashen_vault_to_the_end_through_the_api(
     make_game: GameMaker, seats: int, seed: int, outcome: str
 ) -> None:

@@ -46,28 +46,35 @@ def build_quest(
             if ch.isalpha():
                 square_area[(x, y)] = ch
     areas = {
-        a: Area(a, "room" if a.islower() else "passage", f"Area {a}",
-                frozenset(sq for sq, v in square_area.items() if v == a))
+        a: Area(
+            a,
+            "room" if a.islower() else "passage",
+            f"Area {a}",
+            frozenset(sq for sq, v in square_area.items() if v == a),
+        )
         for a in sorted(set(square_area.values()))
     }
     entrance_squares = sorted(areas[entrance].squares, key=lambda s: (s[1], s[0]))
     if hero_starts is None:
         # tiny entrances repeat squares; tests then place the heroes where they need them
-        hero_starts = {h: entrance_squares[i % len(entrance_squares)]
-                       for i, h in enumerate(("barbarian", "dwarf", "elf", "wizard"))}
+        hero_starts = {
+            h: entrance_squares[i % len(entrance_squares)]
+            for i, h in enumerate(("barbarian", "dwarf", "elf", "wizard"))
+        }
     door_list = [Door(f"door{i}", a, b) for i, (a, b) in enumerate(doors, 1)]
-    door_list += [Door(f"secret{i}", a, b, secret=True)
-                  for i, (a, b) in enumerate(secret_doors, 1)]
-    monster_list = tuple(MonsterDef(f"mon{i}", kind, sq)
-                         for i, (kind, sq) in enumerate(monsters, 1))
+    door_list += [Door(f"secret{i}", a, b, secret=True) for i, (a, b) in enumerate(secret_doors, 1)]
+    monster_list = tuple(
+        MonsterDef(f"mon{i}", kind, sq) for i, (kind, sq) in enumerate(monsters, 1)
+    )
     trap_list = []
     for i, (kind, where) in enumerate(traps, 1):
         if kind == "chest":
             trap_list.append(TrapDef(f"trap{i}", "chest", furniture=where))
         else:
             trap_list.append(TrapDef(f"trap{i}", kind, square=where))  # type: ignore[arg-type]
-    furniture_list = tuple(Furniture(f"fur{i}", kind, tuple(sqs))
-                           for i, (kind, sqs) in enumerate(furniture, 1))
+    furniture_list = tuple(
+        Furniture(f"fur{i}", kind, tuple(sqs)) for i, (kind, sqs) in enumerate(furniture, 1)
+    )
     quest = Quest(
         slug="test",
         name="Test Quest",
@@ -126,8 +133,9 @@ def zargon_turn(state: State) -> State:
     return state
 
 
-def act(state: State, seat: int, action: Any, dice: Sequence[int | str] | None = None
-        ) -> Transition:
+def act(
+    state: State, seat: int, action: Any, dice: Sequence[int | str] | None = None
+) -> Transition:
     return apply(state, seat, action, dice=dice)
 
 

@@ -8,8 +8,7 @@ from typing import Any
 from apps.rules import State
 from apps.rules.data import heroes_of_seat
 
-PRIVATE_HERO_FIELDS = {"spells", "potions", "gold", "tool_kit", "artifacts", "items",
-                       "auto_drink"}
+PRIVATE_HERO_FIELDS = {"spells", "potions", "gold", "tool_kit", "artifacts", "items", "auto_drink"}
 FORBIDDEN_KEYS = {"deck", "rng", "seed", "notes", "special_treasures"}
 
 

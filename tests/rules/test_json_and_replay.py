@@ -1,6 +1,8 @@
 """JSON round-trips of actions, events and state; purity of apply; replay (engine-api.md)."""
 
 import json
+import random
+from typing import Any
 
 import pytest
 
@@ -37,19 +39,36 @@ from apps.rules.playout import random_playout
 from .builders import build_quest, start
 
 ALL_ACTIONS = [
-    RollMovement("elf"), Move("elf", (3, 4)), OpenDoor("elf", "d1"), Attack("elf", "m2"),
-    CastSpell("wizard", "genie", "d4"), SearchTreasure("elf"), SearchTraps("elf"),
-    SearchSecretDoors("elf"), Disarm("dwarf", "t1"), Jump("elf", "t1", (2, 2)),
-    DrinkPotion("elf"), TakeBelongings("elf", "dwarf"), SetAutoDrink("elf", False),
-    Escape("elf"), EndTurn("elf"), MonsterMove("m2", (1, 1)), MonsterAttack("m2", "elf"),
-    EndActivation("m2"), EndPhase(),
+    RollMovement("elf"),
+    Move("elf", (3, 4)),
+    OpenDoor("elf", "d1"),
+    Attack("elf", "m2"),
+    CastSpell("wizard", "genie", "d4"),
+    SearchTreasure("elf"),
+    SearchTraps("elf"),
+    SearchSecretDoors("elf"),
+    Disarm("dwarf", "t1"),
+    Jump("elf", "t1", (2, 2)),
+    DrinkPotion("elf"),
+    TakeBelongings("elf", "dwarf"),
+    SetAutoDrink("elf", False),
+    Escape("elf"),
+    EndTurn("elf"),
+    MonsterMove("m2", (1, 1)),
+    MonsterAttack("m2", "elf"),
+    EndActivation("m2"),
+    EndPhase(),
 ]
 
-QUEST = build_quest("""
+QUEST = build_quest(
+    """
 aaaaPPPPbbbb
 aaaa....bbbb
-""", doors=[((3, 0), (4, 0)), ((7, 0), (8, 0))], monsters=[("orc", (10, 1)),
-                                                          ("goblin", (9, 0))], villain=0)
+""",
+    doors=[((3, 0), (4, 0)), ((7, 0), (8, 0))],
+    monsters=[("orc", (10, 1)), ("goblin", (9, 0))],
+    villain=0,
+)
 
 
 @pytest.mark.parametrize("action", ALL_ACTIONS, ids=lambda a: a.type)
@@ -60,7 +79,10 @@ def test_every_action_round_trips_through_json(action):
 
 def test_take_belongings_uses_the_from_key():
     assert action_to_json(TakeBelongings("elf", "dwarf")) == {
-        "type": "take_belongings", "hero": "elf", "from": "dwarf"}
+        "type": "take_belongings",
+        "hero": "elf",
+        "from": "dwarf",
+    }
 
 
 @pytest.mark.parametrize(
@@ -118,3 +140,34 @@ def test_events_are_json_and_the_state_keeps_only_the_last_fifty():
     json.dumps(state.log)
     assert len(state.log) <= 50
     assert state.log[-1]["seq"] == state.seq
+
+
+def _scrambled(value: Any, rnd: random.Random) -> Any:
+    """The JSON value with every object's keys in a random order, as jsonb may return it."""
+    if isinstance(value, dict):
+        items = list(value.items())
+        rnd.shuffle(items)
+        return {k: _scrambled(v, rnd) for k, v in items}
+    if isinstance(value, list):
+        return [_scrambled(v, rnd) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_state_from_json_plays_on_identically_whatever_the_key_order(seed: int) -> None:
+    from apps.rules import legal_actions, load_quest, seat_view, seats_to_move
+
+    quest = load_quest("ashen_vault")
+    direct, log = random_playout(quest, 4, seed, max_actions=400)
+    scrambler = random.Random(seed)
+
+    state = replay(quest, 4, seed, None, log[:1])
+    for seat, action in log[1:]:
+        state = State.from_json(_scrambled(state.to_json(), scrambler), quest)
+        state = apply(state, seat, action).state
+
+    assert state.to_json() == direct.to_json()
+    for seat in range(1, 5):
+        assert seat_view(state, seat) == seat_view(direct, seat)
+    assert seats_to_move(state) == seats_to_move(direct)
+    assert legal_actions(state, 1) == legal_actions(direct, 1)

@@ -21,13 +21,29 @@ RICH = build_quest(
     cccc.QQ.ddddd
     ccccRRRRddddd
     """,
-    doors=[((3, 0), (4, 0)), ((7, 0), (8, 0)), ((3, 2), (4, 2)), ((7, 4), (8, 4)),
-           ((2, 2), (2, 3))],
+    doors=[
+        ((3, 0), (4, 0)),
+        ((7, 0), (8, 0)),
+        ((3, 2), (4, 2)),
+        ((7, 4), (8, 4)),
+        ((2, 2), (2, 3)),
+    ],
     secret_doors=[((3, 4), (4, 4)), ((10, 2), (10, 3))],
-    monsters=[("orc", (10, 1)), ("goblin", (9, 2)), ("skeleton", (1, 4)), ("mummy", (11, 4)),
-              ("dread_warden", (12, 3)), ("zombie", (5, 1))],
-    traps=[("pit", (5, 0)), ("spear", (6, 2)), ("falling_block", (5, 4)), ("chest", "fur1"),
-           ("pit", (9, 0))],
+    monsters=[
+        ("orc", (10, 1)),
+        ("goblin", (9, 2)),
+        ("skeleton", (1, 4)),
+        ("mummy", (11, 4)),
+        ("dread_warden", (12, 3)),
+        ("zombie", (5, 1)),
+    ],
+    traps=[
+        ("pit", (5, 0)),
+        ("spear", (6, 2)),
+        ("falling_block", (5, 4)),
+        ("chest", "fur1"),
+        ("pit", (9, 0)),
+    ],
     furniture=[("chest", [(0, 3)]), ("table", [(10, 4), (11, 3)])],
     blocked=[(6, 1)],
     villain=4,
@@ -54,16 +70,21 @@ def check_invariants(before: State, after: State) -> None:
         assert sq not in squares
 
 
-def playout_with_checks(quest, seats, seed, max_actions, try_every_action=False,
-                        check_replay=True):
+def playout_with_checks(quest, seats, seed, max_actions, try_every_action=False, check_replay=True):
     def on_step(before, seat, action, transition):
         check_invariants(before, transition.state)
         if try_every_action:
             for other in legal_actions(before, seat):
                 apply(before, seat, other)  # every listed action is accepted
 
-    state, log = random_playout(quest, seats, seed, max_actions=max_actions, on_step=on_step,
-                                chooser=random.Random(seed * 7 + 1))
+    state, log = random_playout(
+        quest,
+        seats,
+        seed,
+        max_actions=max_actions,
+        on_step=on_step,
+        chooser=random.Random(seed * 7 + 1),
+    )
     if check_replay:
         assert replay(quest, seats, seed, None, log) == state
     return state
@@ -75,6 +96,32 @@ def test_two_hundred_short_random_playouts_run_cleanly():
         state = playout_with_checks(RICH, 2 + seed % 4, seed, 100, check_replay=seed % 5 == 0)
         outcomes.add(state.outcome)
     assert outcomes  # the loop itself is the test: no exception, invariants, replay
+
+
+# A small quest that random play finishes in about 140 actions: two rooms, a door, a pit, a
+# goblin and the villain, a dread warrior.
+SMALL = build_quest(
+    """
+    aaabbb
+    aaabbb
+    aaabbb
+    """,
+    doors=[((2, 1), (3, 1))],
+    monsters=[("goblin", (4, 0)), ("dread_warrior", (5, 2))],
+    traps=[("pit", (4, 2))],
+    villain=1,
+    stairway=[(0, 0), (0, 1), (0, 2)],
+)
+
+
+def test_a_thousand_random_quests_run_to_an_end():
+    """1000 complete quests (about 140 actions each, every seat count) end with a winner, with
+    the invariants checked after every action and every 100th quest replayed."""
+    outcomes: dict[str | None, int] = {}
+    for seed in range(1000):
+        state = playout_with_checks(SMALL, 2 + seed % 4, seed, 1000, check_replay=seed % 100 == 0)
+        outcomes[state.outcome] = outcomes.get(state.outcome, 0) + 1
+    assert outcomes.get(None, 0) == 0, outcomes  # at the time of writing: 999 heroes, 1 zargon
 
 
 def test_every_listed_legal_action_is_accepted_by_apply():
@@ -97,8 +144,7 @@ def test_ashen_vault_random_playouts_run_cleanly():
 @pytest.mark.slow
 def test_many_full_ashen_vault_quests_end_or_hit_the_cap():
     quest = load_quest("ashen_vault")
-    outcomes = [playout_with_checks(quest, 2 + seed % 4, seed, 4000).outcome
-                for seed in range(60)]
+    outcomes = [playout_with_checks(quest, 2 + seed % 4, seed, 4000).outcome for seed in range(60)]
     assert {"heroes", "zargon"} & set(outcomes)
 
 

@@ -1,23 +1,52 @@
 """rules.md section 13: what each seat may see. Also random-playout leak checks."""
 
 import random
+from typing import Any
 
 import pytest
 
-from apps.rules import CastSpell, apply, event_for_seat, load_quest, seat_view
+from apps.rules import (
+    Action,
+    Attack,
+    CastSpell,
+    Disarm,
+    EndTurn,
+    IllegalAction,
+    Jump,
+    Move,
+    OpenDoor,
+    SearchSecretDoors,
+    SearchTraps,
+    SearchTreasure,
+    Throw,
+    apply,
+    event_for_seat,
+    legal_actions,
+    load_quest,
+    seat_view,
+    seats_to_move,
+)
+from apps.rules import hero_turn as H
+from apps.rules.board import Board
 from apps.rules.playout import random_playout
 from apps.rules.quest import SpecialTreasure
 
-from .builders import build_quest, start
+from .builders import act, build_quest, place, set_turn, start, texts
 from .leakcheck import assert_event_clean, assert_hero_view_clean
 
-QUEST = build_quest("""
+QUEST = build_quest(
+    """
 aaaaPPPPbbbb
 aaaa....bbbb
 aaaaQQQQbbbb
-""", doors=[((3, 0), (4, 0)), ((7, 0), (8, 0))], secret_doors=[((3, 2), (4, 2))],
-    monsters=[("orc", (10, 1)), ("goblin", (9, 2))], traps=[("pit", (6, 0))],
-    villain=0, special={"b": SpecialTreasure("b", "Crown", "Shiny.")})
+""",
+    doors=[((3, 0), (4, 0)), ((7, 0), (8, 0))],
+    secret_doors=[((3, 2), (4, 2))],
+    monsters=[("orc", (10, 1)), ("goblin", (9, 2))],
+    traps=[("pit", (6, 0))],
+    villain=0,
+    special={"b": SpecialTreasure("b", "Crown", "Shiny.")},
+)
 
 
 def test_hero_seats_see_only_the_revealed_map_and_monsters():
@@ -77,8 +106,9 @@ def check_playout_for_leaks(quest, seats, seed, max_actions):
             for event in transition.events:
                 assert_event_clean(after, hero_seat, event_for_seat(event, hero_seat))
 
-    random_playout(quest, seats, seed, max_actions=max_actions, on_step=on_step,
-                   chooser=random.Random(seed))
+    random_playout(
+        quest, seats, seed, max_actions=max_actions, on_step=on_step, chooser=random.Random(seed)
+    )
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -95,3 +125,182 @@ def test_no_leaks_in_random_ashen_vault_playouts(seed):
 @pytest.mark.parametrize("seed", range(30))
 def test_no_leaks_in_long_ashen_vault_playouts(seed):
     check_playout_for_leaks(load_quest("ashen_vault"), 2 + seed % 4, 100 + seed, 3000)
+
+
+# --- hidden stays hidden: legal actions and refusals depend only on what the seat may see -------
+def probe_actions(s, hero):
+    """A battery of actions for `hero`: moves all around, attacks, throws, doors, traps, spells."""
+    pos = s.heroes[hero].position
+    out: list[Action] = [
+        Move(hero, (pos[0] + dx, pos[1] + dy))
+        for dx in range(-3, 4)
+        for dy in range(-3, 4)
+        if (dx, dy) != (0, 0)
+    ]
+    for n in range(1, 4):
+        out += [Attack(hero, f"m{n}"), Throw(hero, "dagger", f"m{n}"), OpenDoor(hero, f"d{n}")]
+        out += [Disarm(hero, f"t{n}"), CastSpell(hero, "genie", f"d{n}")]
+        out += [CastSpell(hero, "genie", f"m{n}")]
+        out += [Jump(hero, f"t{n}", (pos[0] + dx, pos[1])) for dx in (-2, 2)]
+    out += [SearchTreasure(hero), SearchTraps(hero), SearchSecretDoors(hero), EndTurn(hero)]
+    return out
+
+
+def observation(s, seat=2):
+    """Everything a hero seat can learn without changing the state: its view (legal actions
+    included) and the answer to every probe action."""
+    hero = s.turn.hero
+    answers = {}
+    for action in probe_actions(s, hero):
+        try:
+            apply(s, seat, action, dice=["white_shield"] * 20)
+            answers[repr(action)] = "accepted"
+        except IllegalAction as e:
+            answers[repr(action)] = e.reason
+    return seat_view(s, seat), answers
+
+
+# The revealed room a is the same in every twin; what lies east of its wall differs.
+TWINS: dict[str, dict[str, Any]] = {
+    "rock": dict(ascii_map="aaa..\naaa..\naaa.."),
+    "room": dict(ascii_map="aaabb\naaabb\naaabb"),
+    "monster": dict(ascii_map="aaabb\naaabb\naaabb", monsters=[("orc", (3, 1))]),
+    "blocked": dict(ascii_map="aaabb\naaabb\naaabb", blocked=[(3, 1)]),
+    "furniture": dict(ascii_map="aaabb\naaabb\naaabb", furniture=[("table", [(3, 1)])]),
+    "trap": dict(ascii_map="aaabb\naaabb\naaabb", traps=[("pit", (3, 1))]),
+    "secret door": dict(ascii_map="aaabb\naaabb\naaabb", secret_doors=[((2, 1), (3, 1))]),
+    "passage": dict(ascii_map="aaaPP\naaaPP\naaaPP", monsters=[("goblin", (4, 1))]),
+    "special": dict(
+        ascii_map="aaabb\naaabb\naaabb", special={"b": SpecialTreasure("b", "Crown", "Shiny.")}
+    ),
+}
+
+
+def twin(name, effect):
+    kw = dict(TWINS[name])
+    q = build_quest(kw.pop("ascii_map"), **kw)
+    s = start(q)
+    place(s, elf=(2, 1), barbarian=(0, 0), dwarf=(0, 2), wizard=(1, 1))
+    s.heroes["elf"].effects.append(effect)
+    return set_turn(s, "elf", movement=6)
+
+
+@pytest.mark.parametrize("effect", ["pass_through_rock", "veil_of_mist", "none"])
+def test_what_lies_behind_a_wall_never_changes_a_hero_seats_actions_or_refusals(effect):
+    baseline = observation(twin("rock", effect))
+    for name in TWINS:
+        assert observation(twin(name, effect)) == baseline, name
+
+
+def test_pass_through_rock_lists_the_move_east_whatever_lies_there():
+    for name in TWINS:
+        assert Move("elf", (3, 1)) in legal_actions(twin(name, "pass_through_rock"), 2), name
+
+
+def test_pass_through_rock_finds_out_what_lies_there_on_arrival():
+    def arrive(name):
+        return act(twin(name, "pass_through_rock"), 2, Move("elf", (3, 1))).state
+
+    assert arrive("rock").heroes["elf"].position == (2, 1)
+    assert arrive("room").heroes["elf"].position == (3, 1)
+    s = arrive("monster")
+    assert s.heroes["elf"].position == (2, 1) and s.monsters["mon1"].pub == "m1"
+    assert "b" in s.areas and s.turn.movement_left == 5
+    for name in ("blocked", "furniture"):
+        s = arrive(name)
+        assert s.heroes["elf"].position == (2, 1) and "b" in s.areas
+    s = arrive("trap")  # an undetected trap springs on whoever steps on it: unavoidable
+    assert s.traps["trap1"].state == "sprung" and s.heroes["elf"].position == (3, 1)
+
+
+def test_veil_of_mist_past_a_monster_into_the_unknown_is_found_out_on_arrival():
+    # passage P (0-1) holds the orc m1, which hides passage Q (2-3) beyond it
+    def veiled(monsters):
+        starts = {h: (0, 0) for h in ("barbarian", "dwarf", "elf", "wizard")}
+        s = start(build_quest("PPQQ", entrance="P", monsters=monsters, hero_starts=starts))
+        place(s, elf=(0, 0), barbarian=None, dwarf=None, wizard=None)
+        s.heroes["elf"].effects.append("veil_of_mist")
+        return set_turn(s, "elf", movement=4)
+
+    empty = veiled([("orc", (1, 0))])
+    goblin = veiled([("orc", (1, 0)), ("goblin", (2, 0))])
+    assert "Q" not in empty.areas and "Q" not in goblin.areas
+    assert observation(empty) == observation(goblin)
+    assert Move("elf", (2, 0)) in legal_actions(goblin, 2)
+    assert act(empty, 2, Move("elf", (2, 0))).state.heroes["elf"].position == (2, 0)
+    t = act(goblin, 2, Move("elf", (2, 0)))
+    assert t.state.heroes["elf"].position == (0, 0) and t.state.turn.movement_left == 2
+    assert t.state.monsters["mon2"].pub == "m2"
+    assert "stays where they are" in texts(t)
+
+
+def scrubbed(s):
+    """The same position with everything hidden changed: hidden monsters gone, undetected
+    traps disarmed, the deck reordered."""
+    c = s.clone()
+    for m in c.monsters.values():
+        if m.pub is None:
+            m.alive, m.position = False, None
+    for ts in c.traps.values():
+        if not ts.detected and ts.state == "armed":
+            ts.state = "disarmed"
+    c.deck = sorted(c.deck, reverse=True)
+    return c
+
+
+def move_answers(s, hero):
+    """The answer to a move into each neighbour (and past lines of monsters), from every square
+    of the revealed map the hero could stand on."""
+    out = {}
+    board = Board(s)
+    h = s.heroes[hero]
+    for sq in board.geo.playable:
+        if board.revealed_square(sq) and board.free(sq):
+            h.position = sq
+            b = Board(s)
+            for to in H.move_candidates(b, h):
+                out[sq, to] = H.check_move(b, Move(hero, to))
+    return out
+
+
+def check_hidden_changes_nothing(quest, seats, seed, max_actions, every=8):
+    steps = [0]
+
+    def on_step(before, seat, action, transition):
+        s = transition.state
+        if s.phase != "heroes" or s.outcome is not None:
+            return
+        hero_seat = seats_to_move(s)[0]
+        assert seat_view(s, hero_seat) == seat_view(scrubbed(s), hero_seat)
+        steps[0] += 1
+        if steps[0] % every:
+            return
+        # moves from anywhere, with Pass Through Rock and Veil of Mist
+        e = s.clone()
+        e.heroes[e.turn.hero].effects += ["pass_through_rock", "veil_of_mist"]
+        e.turn.movement_rolled, e.turn.movement_left = True, 6
+        assert legal_actions(e, hero_seat) == legal_actions(scrubbed(e), hero_seat)
+        hero = e.turn.hero
+        assert move_answers(e.clone(), hero) == move_answers(scrubbed(e), hero)
+
+    random_playout(
+        quest, seats, seed, max_actions=max_actions, on_step=on_step, chooser=random.Random(seed)
+    )
+
+
+# hidden monsters right behind the walls of the room the heroes start in
+BEHIND = build_quest(
+    "aaaabbbbb\naaaabbbbb\naaaabbbbb\n....PPPPP",
+    secret_doors=[((3, 1), (4, 1))],
+    doors=[((8, 2), (8, 3))],
+    monsters=[("orc", (4, 0)), ("goblin", (4, 2)), ("mummy", (5, 1)), ("orc", (8, 3))],
+    traps=[("pit", (5, 3))],
+    villain=2,
+)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hidden_things_never_change_a_hero_seats_view_or_legal_actions(seed):
+    check_hidden_changes_nothing(BEHIND, 2 + seed % 4, seed, 120, every=2)
+    check_hidden_changes_nothing(QUEST, 2 + seed % 4, seed, 150)
+    check_hidden_changes_nothing(load_quest("ashen_vault"), 2 + seed % 4, seed, 150)

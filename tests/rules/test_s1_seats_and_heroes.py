@@ -73,12 +73,24 @@ def test_zargon_cannot_act_for_a_hero():
 
 
 def test_campaign_heroes_bring_their_equipment():
-    s = start(build_quest(ROOM), heroes={"barbarian": {"weapon": "longsword",
-                                                       "armour": ["helmet", "plate_mail"],
-                                                       "tool_kit": True, "potions": 2}})
+    s = start(
+        build_quest(ROOM),
+        heroes={
+            "barbarian": {
+                "weapon": "longsword",
+                "armour": ["helmet", "plate_mail"],
+                "tool_kit": True,
+                "potions": 2,
+            }
+        },
+    )
     b = s.heroes["barbarian"]
     assert (b.weapon, b.armour, b.tool_kit, b.potions) == (
-        "longsword", ["helmet", "plate_mail"], True, 2)
+        "longsword",
+        ["helmet", "plate_mail"],
+        True,
+        2,
+    )
     view = seat_view(s, 2)
     barb = next(h for h in view["heroes"] if h["hero"] == "barbarian")
     assert barb["defend"] == 2 + 1 + 2

@@ -24,8 +24,10 @@ def test_heroes_take_turns_in_order_then_zargon_then_a_new_round():
     s = start(quest_with_monster(), seats=5)
     order = []
     for _ in range(4):
-        order.append((s.turn.hero, seats_to_move(s)))
-        s = act(s, seats_to_move(s)[0], EndTurn(s.turn.hero)).state
+        hero = s.turn.hero
+        assert hero is not None
+        order.append((hero, seats_to_move(s)))
+        s = act(s, seats_to_move(s)[0], EndTurn(hero)).state
     assert order == [("barbarian", [2]), ("dwarf", [3]), ("elf", [4]), ("wizard", [5])]
     assert s.phase == "monsters" and seats_to_move(s) == [ZARGON]
     s = act(s, ZARGON, EndPhase()).state

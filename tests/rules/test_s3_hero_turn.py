@@ -90,8 +90,11 @@ def test_hero_cannot_enter_a_square_holding_another_hero_or_monster():
 
 
 def test_walls_block_movement():
-    s = set_turn(solo(build_quest(LINKED, doors=[((3, 0), (4, 0))]), barbarian=(3, 1)),
-                 "barbarian", movement=5)
+    s = set_turn(
+        solo(build_quest(LINKED, doors=[((3, 0), (4, 0))]), barbarian=(3, 1)),
+        "barbarian",
+        movement=5,
+    )
     with pytest.raises(IllegalAction, match="wall"):
         act(s, 2, Move("barbarian", (4, 1)))
 

@@ -1,5 +1,7 @@
 """rules.md section 4: areas, line of sight and revealing."""
 
+from dataclasses import replace
+
 from apps.rules import EndPhase, MonsterMove, Move, OpenDoor, legal_actions, seat_view
 from apps.rules.board import Board
 from apps.rules.geometry import geometry
@@ -36,28 +38,46 @@ def test_another_figure_blocks_sight_but_the_ends_do_not():
 
 
 def test_blocked_square_blocks_sight():
-    s = place(start(build_quest(OPEN_ROOM, blocked=[(2, 1)])), dwarf=None, elf=None,
-              wizard=None, barbarian=(0, 0))
+    s = place(
+        start(build_quest(OPEN_ROOM, blocked=[(2, 1)])),
+        dwarf=None,
+        elf=None,
+        wizard=None,
+        barbarian=(0, 0),
+    )
     assert not sees(s, (0, 1), (4, 1))
 
 
 def test_touching_the_corner_of_blocked_squares_does_not_block():
-    s = place(start(build_quest(OPEN_ROOM, blocked=[(1, 0), (0, 1)])), barbarian=(4, 2),
-              dwarf=None, elf=None, wizard=None)
+    s = place(
+        start(build_quest(OPEN_ROOM, blocked=[(1, 0), (0, 1)])),
+        barbarian=(4, 2),
+        dwarf=None,
+        elf=None,
+        wizard=None,
+    )
     assert sees(s, (0, 0), (1, 1))
     assert sees(s, (0, 0), (2, 2))
 
 
 def test_line_grazing_the_end_of_a_wall_is_not_blocked():
     # room b is the single square (1, 0): its walls end at the corner the line touches
-    s = start(build_quest("ab\naa", hero_starts={"barbarian": (0, 0), "dwarf": (0, 1),
-                                                 "elf": (1, 1), "wizard": (0, 1)}))
+    s = start(
+        build_quest(
+            "ab\naa",
+            hero_starts={"barbarian": (0, 0), "dwarf": (0, 1), "elf": (1, 1), "wizard": (0, 1)},
+        )
+    )
     assert sees(s, (0, 0), (1, 1))
 
 
 def test_line_through_a_corner_where_walls_cut_both_ways_is_blocked():
-    s = start(build_quest("ab\nca", hero_starts={"barbarian": (0, 0), "dwarf": (0, 0),
-                                                 "elf": (1, 1), "wizard": (1, 1)}))
+    s = start(
+        build_quest(
+            "ab\nca",
+            hero_starts={"barbarian": (0, 0), "dwarf": (0, 0), "elf": (1, 1), "wizard": (1, 1)},
+        )
+    )
     assert not sees(s, (0, 0), (1, 1))
 
 
@@ -98,8 +118,9 @@ def test_only_the_entrance_is_revealed_at_the_start():
 
 
 def test_opening_a_door_reveals_the_area_beyond_with_its_monsters():
-    q = build_quest(TWO_ROOMS, doors=[((3, 1), (4, 1)), ((4, 1), (5, 1))],
-                    monsters=[("orc", (7, 1))])
+    q = build_quest(
+        TWO_ROOMS, doors=[((3, 1), (4, 1)), ((4, 1), (5, 1))], monsters=[("orc", (7, 1))]
+    )
     s = set_turn(start(q), "barbarian")
     place(s, barbarian=(3, 1))
     s = act(s, 2, OpenDoor("barbarian", "d1")).state
@@ -138,9 +159,12 @@ def test_revealed_stays_revealed_when_the_heroes_leave():
 
 
 def test_a_revealed_monster_stays_visible_wherever_it_moves():
-    q = build_quest("aaaaPPPPPPQQQQ", monsters=[("goblin", (5, 0))],
-                    hero_starts={h: (0, 0) for h in ("barbarian", "dwarf", "elf", "wizard")},
-                    doors=[((3, 0), (4, 0))])
+    q = build_quest(
+        "aaaaPPPPPPQQQQ",
+        monsters=[("goblin", (5, 0))],
+        hero_starts={h: (0, 0) for h in ("barbarian", "dwarf", "elf", "wizard")},
+        doors=[((3, 0), (4, 0))],
+    )
     s = start(q)
     s.doors["door1"].open = True
     s = zargon_turn(s)
@@ -157,3 +181,57 @@ def test_zargon_only_activates_revealed_monsters():
     monsters = {getattr(a, "monster", None) for a in legal_actions(s, ZARGON)}
     assert monsters == {"m1", None}
     assert EndPhase() in legal_actions(s, ZARGON)
+
+
+# A passage P along the bottom row and the left of the top row; a short passage Q (6-7, 0) and a
+# room r on the top row. From (10, 1) the line to (2, 0) grazes Q's square (6, 0), although no
+# square of Q can be seen centre to centre from there.
+GRAZE = """
+PPPPPPQQrrrr
+PPPPPPPPPPPP
+"""
+
+
+def graze_quest(**kw):
+    starts = {h: (10, 1) for h in ("barbarian", "dwarf", "elf", "wizard")}
+    return build_quest(GRAZE, entrance="P", hero_starts=starts, **kw)
+
+
+def test_a_sight_line_through_the_corner_of_another_area_reveals_it():
+    q = graze_quest()
+    assert (6, 0) in geometry(q).line_squares((10, 1), (2, 0))
+    s = start(q)
+    assert "Q" in s.areas and sees(s, (10, 1), (2, 0))
+
+
+def test_unrevealed_monsters_never_block_sight():
+    # not on the board yet: the line is clear, so the area is revealed, monster included
+    s = start(graze_quest(monsters=[("orc", (6, 0))]))
+    assert "Q" in s.areas and s.monsters["mon1"].pub == "m1"
+    hidden = start(graze_quest())
+    del hidden.areas["Q"]
+    hidden.monsters["x"] = replace(s.monsters["mon1"], pub=None)
+    assert sees(hidden, (10, 1), (2, 0))
+
+
+def test_every_square_a_heros_sight_line_crosses_is_revealed():
+    """What decides a hero's sight (walls, blocked squares, figures) is always on revealed
+    squares, so the heroes can work out who they see from what they are shown."""
+    from apps.rules import load_quest
+    from apps.rules.playout import random_playout
+
+    def on_step(before, seat, action, transition):
+        s = transition.state
+        b = Board(s)
+        for h in s.heroes.values():
+            if not h.playing or h.position is None:
+                continue
+            for t in b.geo.potentially_visible(h.position):
+                if b.sees(h.position, t):
+                    crossed = [p for p in b.geo.line_squares(h.position, t) if p in b.geo.playable]
+                    assert all(b.revealed_square(p) for p in [*crossed, t])
+
+    for seed in range(2):
+        random_playout(load_quest("ashen_vault"), 2 + seed, seed, max_actions=250, on_step=on_step)
+    for q in (graze_quest(), graze_quest(monsters=[("orc", (6, 0))])):
+        random_playout(q, 2, 3, max_actions=60, on_step=on_step)

@@ -8,6 +8,7 @@ from apps.rules import (
     IllegalAction,
     MonsterAttack,
     TakeBelongings,
+    Throw,
     legal_actions,
     seat_view,
 )
@@ -30,8 +31,12 @@ def duel(kind="orc", monster_at=(2, 1), hero_at=(1, 1), **options):
 
 def test_each_skull_is_a_hit_and_monsters_cancel_with_black_shields():
     s = duel("abomination")  # 2 Body, defends with 3 dice
-    t = act(s, 2, Attack("barbarian", "m1"),
-            dice=["skull", "skull", "skull", "black_shield", "white_shield", "skull"])
+    t = act(
+        s,
+        2,
+        Attack("barbarian", "m1"),
+        dice=["skull", "skull", "skull", "black_shield", "white_shield", "skull"],
+    )
     m = t.state.monsters["mon1"]
     assert m.body == 0 and not m.alive and m.position is None
     assert t.events[0]["text"] == (
@@ -43,23 +48,41 @@ def test_each_skull_is_a_hit_and_monsters_cancel_with_black_shields():
 
 def test_white_shields_do_not_protect_monsters():
     s = duel("abomination")
-    t = act(s, 2, Attack("barbarian", "m1"),
-            dice=["skull", "white_shield", "white_shield", "white_shield", "white_shield",
-                  "white_shield"])
+    t = act(
+        s,
+        2,
+        Attack("barbarian", "m1"),
+        dice=[
+            "skull",
+            "white_shield",
+            "white_shield",
+            "white_shield",
+            "white_shield",
+            "white_shield",
+        ],
+    )
     assert t.state.monsters["mon1"].body == 1
 
 
 def test_heroes_cancel_hits_with_white_shields_only():
     s = zargon_turn(duel("orc"))
-    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"),
-            dice=["skull", "skull", "skull", "white_shield", "black_shield"])
+    t = act(
+        s,
+        ZARGON,
+        MonsterAttack("m1", "barbarian"),
+        dice=["skull", "skull", "skull", "white_shield", "black_shield"],
+    )
     assert t.state.heroes["barbarian"].body == 6
 
 
 def test_every_die_rolled_appears_in_the_event():
     s = zargon_turn(duel("orc"))
-    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"),
-            dice=["skull", "skull", "black_shield", "white_shield", "white_shield"])
+    t = act(
+        s,
+        ZARGON,
+        MonsterAttack("m1", "barbarian"),
+        dice=["skull", "skull", "black_shield", "white_shield", "white_shield"],
+    )
     assert t.events[0]["dice"] == [
         {"kind": "combat", "faces": ["skull", "skull", "black_shield"], "who": "m1"},
         {"kind": "combat", "faces": ["white_shield", "white_shield"], "who": "barbarian"},
@@ -106,11 +129,11 @@ def test_a_figure_attacks_at_most_once_per_activation():
 
 def test_a_figure_in_a_pit_rolls_one_die_fewer_but_never_fewer_than_one():
     q = build_quest(ROOM, monsters=[("orc", (2, 1))], traps=[("pit", (1, 1))])
-    s = set_turn(place(start(q), barbarian=(1, 1), dwarf=None, elf=None, wizard=None),
-                 "barbarian")
+    s = set_turn(place(start(q), barbarian=(1, 1), dwarf=None, elf=None, wizard=None), "barbarian")
     s.traps["trap1"].state = "sprung"
-    t = act(s, 2, Attack("barbarian", "m1"), dice=["skull", "skull", "white_shield",
-                                                   "white_shield"])
+    t = act(
+        s, 2, Attack("barbarian", "m1"), dice=["skull", "skull", "white_shield", "white_shield"]
+    )
     assert t.events[0]["dice"][0]["faces"] == ["skull", "skull"]  # 3 - 1
     s.heroes["barbarian"].weapon = "dagger"
     t = act(s, 2, Attack("barbarian", "m1"), dice=["skull", "white_shield", "white_shield"])
@@ -127,8 +150,12 @@ def test_courage_adds_two_attack_dice():
 def test_rock_skin_adds_a_defend_die_until_it_absorbs_damage():
     s = zargon_turn(duel("orc"))
     s.heroes["barbarian"].effects.append("rock_skin")
-    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"),
-            dice=["skull", "skull", "skull", "white_shield", "white_shield", "skull"])
+    t = act(
+        s,
+        ZARGON,
+        MonsterAttack("m1", "barbarian"),
+        dice=["skull", "skull", "skull", "white_shield", "white_shield", "skull"],
+    )
     assert len(t.events[0]["dice"][1]["faces"]) == 3
     assert t.state.heroes["barbarian"].body == 7
     assert "rock_skin" not in t.state.heroes["barbarian"].effects
@@ -137,8 +164,9 @@ def test_rock_skin_adds_a_defend_die_until_it_absorbs_damage():
 def test_hero_at_zero_body_drinks_a_potion_at_once():
     s = zargon_turn(duel("orc"))
     s.heroes["barbarian"].body, s.heroes["barbarian"].potions = 1, 1
-    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"),
-            dice=["skull"] * 3 + ["skull", "skull"] + [3])
+    t = act(
+        s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["skull"] * 3 + ["skull", "skull"] + [3]
+    )
     b = t.state.heroes["barbarian"]
     assert (b.status, b.body, b.potions) == ("playing", 3, 0)
 
@@ -196,3 +224,84 @@ def test_defeated_monsters_leave_the_board_and_the_view():
     s = act(s, 2, Attack("barbarian", "m1"), dice=["skull"] * 3 + ["white_shield"]).state
     assert seat_view(s, 2)["monsters"] == []
     assert act(s, 2, EndTurn("barbarian")).state.phase in ("heroes", "monsters")
+
+
+# --- thrown weapons (rules.md 10): dagger, spear and handaxe --------------------------------------
+def thrower(hero="wizard", monster_at=(5, 1), hero_at=(0, 1), kind="orc", **options):
+    s = start(build_quest(ROOM, monsters=[(kind, monster_at)]), **options)
+    positions = {"barbarian": None, "dwarf": None, "elf": None, "wizard": None, hero: hero_at}
+    place(s, **positions)
+    return set_turn(s, hero)
+
+
+def test_the_wizard_throws_his_dagger_at_a_visible_monster_and_loses_it():
+    s = thrower()
+    assert Throw("wizard", "dagger", "m1") in legal_actions(s, 2)
+    t = act(
+        s,
+        2,
+        {"type": "throw", "hero": "wizard", "weapon": "dagger", "target": "m1"},
+        dice=["skull", "white_shield", "white_shield"],
+    )
+    assert t.events[0]["text"].startswith("The Wizard throws a dagger at the orc (m1): 1 skull")
+    assert t.events[0]["dice"][0] == {"kind": "combat", "faces": ["skull"], "who": "wizard"}
+    assert not t.state.monsters["mon1"].alive
+    assert t.events[-1]["text"] == "The dagger is lost; the Wizard now fights bare-handed."
+    w = t.state.heroes["wizard"]
+    assert w.weapon == "" and t.state.turn.has_acted
+    view = {h["hero"]: h for h in seat_view(t.state, 2)["heroes"]}["wizard"]
+    assert view["weapon"] is None and view["attack"] == 1
+
+
+def test_a_throw_is_the_main_action_and_needs_a_thrown_weapon_and_a_monster_in_sight():
+    s = thrower()
+    s.turn.has_acted = True
+    with pytest.raises(IllegalAction, match="already taken an action"):
+        act(s, 2, Throw("wizard", "dagger", "m1"))
+    s = thrower(hero="barbarian")
+    assert not [a for a in legal_actions(s, 2) if isinstance(a, Throw)]
+    with pytest.raises(IllegalAction, match="Only a dagger, a spear or a handaxe"):
+        act(s, 2, Throw("barbarian", "broadsword", "m1"))
+    with pytest.raises(IllegalAction, match="has no handaxe"):
+        act(s, 2, Throw("barbarian", "handaxe", "m1"))
+    # the orc hides behind the Barbarian
+    s = thrower(monster_at=(2, 1))
+    s.heroes["barbarian"].status, s.heroes["barbarian"].position = "playing", (1, 1)
+    assert not [a for a in legal_actions(s, 2) if isinstance(a, Throw)]
+    with pytest.raises(IllegalAction, match="not in sight"):
+        act(s, 2, Throw("wizard", "dagger", "m1"))
+
+
+def test_throwing_the_wielded_weapon_wields_the_next_best_and_a_spare_goes_first():
+    heroes = {"dwarf": {"weapon": "handaxe", "items": ["dagger", "spear", "crossbow"]}}
+    s = thrower(hero="dwarf", heroes=heroes)
+    throws = {(a.weapon, a.target) for a in legal_actions(s, 2) if isinstance(a, Throw)}
+    assert throws == {("handaxe", "m1"), ("dagger", "m1"), ("spear", "m1")}
+    t = act(s, 2, Throw("dwarf", "handaxe", "m1"), dice=["white_shield"] * 2 + ["skull"] * 2)
+    assert len(t.events[0]["dice"][0]["faces"]) == 2  # a handaxe: 2 attack dice
+    d = t.state.heroes["dwarf"]
+    assert (d.weapon, d.items) == ("spear", ["dagger", "crossbow"])
+    assert t.events[-1]["text"] == "The handaxe is lost; the Dwarf now wields the spear."
+    s = thrower(hero="dwarf", heroes={"dwarf": {"weapon": "dagger", "items": ["dagger"]}})
+    d = act(s, 2, Throw("dwarf", "dagger", "m1"), dice=["white_shield"] * 3).state.heroes["dwarf"]
+    assert (d.weapon, d.items) == ("dagger", [])
+
+
+def test_the_wizard_cannot_throw_weapons_he_may_not_use():
+    s = thrower(heroes={"wizard": {"items": ["handaxe"]}})
+    assert {a.weapon for a in legal_actions(s, 2) if isinstance(a, Throw)} == {"dagger"}
+    with pytest.raises(IllegalAction, match="cannot use a handaxe"):
+        act(s, 2, Throw("wizard", "handaxe", "m1"))
+    t = act(s, 2, Throw("wizard", "dagger", "m1"), dice=["white_shield"] * 3)
+    assert t.state.heroes["wizard"].weapon == ""  # never the handaxe
+
+
+def test_thrown_weapons_count_courage_and_a_bare_handed_hero_still_fights_with_one_die():
+    s = thrower(monster_at=(1, 1))
+    s.heroes["wizard"].effects.append("courage")
+    t = act(s, 2, Throw("wizard", "dagger", "m1"), dice=["white_shield"] * 3 + ["skull"] * 2)
+    assert len(t.events[0]["dice"][0]["faces"]) == 3
+    s = set_turn(t.state, "wizard")
+    s.heroes["wizard"].effects.clear()
+    t = act(s, 2, Attack("wizard", "m1"), dice=["skull", "white_shield", "white_shield"])
+    assert t.events[0]["dice"][0]["faces"] == ["skull"]

@@ -57,10 +57,12 @@ def test_gold_goes_to_the_finder_and_others_only_see_that_treasure_was_searched(
     t = act(s, 2, SearchTreasure("barbarian"))
     assert t.state.heroes["barbarian"].gold == 25
     event = t.events[0]
-    assert "25 gold" in event_for_seat(event, 2)["text"]
+    own = event_for_seat(event, 2)
+    assert own is not None and "25 gold" in own["text"]
     for seat in (1, 3):
-        assert "gold" not in event_for_seat(event, seat)["text"]
-        assert event_for_seat(event, seat)["find"] == "treasure"
+        seen = event_for_seat(event, seat)
+        assert seen is not None
+        assert "gold" not in seen["text"] and seen["find"] == "treasure"
     assert len(t.state.deck) == 23
 
 
@@ -76,8 +78,9 @@ def test_each_hero_searches_a_room_for_treasure_once():
 
 
 def test_special_treasure_goes_to_the_first_searcher():
-    q = build_quest(MAP, special={"a": SpecialTreasure("a", "the Ember Crown", "It glows.",
-                                                       gold=100)})
+    q = build_quest(
+        MAP, special={"a": SpecialTreasure("a", "the Ember Crown", "It glows.", gold=100)}
+    )
     s = searcher(q, dwarf=(1, 0))
     s.deck = ["gold_15", *s.deck[1:]]
     s = act(s, 2, SearchTreasure("barbarian")).state
@@ -118,8 +121,9 @@ def test_hazard_costs_one_body_and_ends_the_turn():
 def test_a_wandering_monster_appears_next_to_the_searcher_and_attacks_at_once():
     s = searcher()
     s.deck = ["wandering_monster", *s.deck]
-    t = act(s, 2, SearchTreasure("barbarian"), dice=["skull", "skull", "white_shield",
-                                                     "white_shield"])
+    t = act(
+        s, 2, SearchTreasure("barbarian"), dice=["skull", "skull", "white_shield", "white_shield"]
+    )
     goblin = next(m for m in t.state.monsters.values() if m.kind == "goblin")
     assert goblin.pub == "m1" and goblin.position in {(1, 0), (0, 1)}
     assert t.state.heroes["barbarian"].body == 8
@@ -138,8 +142,11 @@ def test_wandering_monster_uses_the_nearest_free_square_of_the_area():
 
 
 def test_searching_for_traps_reveals_the_traps_of_the_current_area_only():
-    q = build_quest(MAP, traps=[("pit", (2, 0)), ("spear", (3, 1)), ("pit", (6, 0)),
-                                ("chest", "fur1")], furniture=[("chest", [(1, 1)])])
+    q = build_quest(
+        MAP,
+        traps=[("pit", (2, 0)), ("spear", (3, 1)), ("pit", (6, 0)), ("chest", "fur1")],
+        furniture=[("chest", [(1, 1)])],
+    )
     s = searcher(q)
     t = act(s, 2, SearchTraps("barbarian"))
     detected = {k for k, ts in t.state.traps.items() if ts.detected}

@@ -62,10 +62,16 @@ def test_other_heroes_need_a_tool_kit_and_fail_on_a_skull():
     with pytest.raises(IllegalAction, match="tool kit"):
         act(s, 2, Disarm("barbarian", "t1"))
     s.heroes["barbarian"].tool_kit = True
-    assert act(s, 2, Disarm("barbarian", "t1"), dice=["black_shield"]).state.traps[
-        "trap1"].state == "disarmed"
-    assert act(s, 2, Disarm("barbarian", "t1"), dice=["skull", "white_shield"]).state.traps[
-        "trap1"].state == "sprung"
+    assert (
+        act(s, 2, Disarm("barbarian", "t1"), dice=["black_shield"]).state.traps["trap1"].state
+        == "disarmed"
+    )
+    assert (
+        act(s, 2, Disarm("barbarian", "t1"), dice=["skull", "white_shield"])
+        .state.traps["trap1"]
+        .state
+        == "sprung"
+    )
 
 
 def test_undetected_traps_cannot_be_disarmed_or_jumped():

@@ -41,8 +41,11 @@ def test_the_elf_holds_only_earth_spells():
 
 def test_harmful_spells_target_only_living_visible_monsters():
     s = caster([("orc", (0, 2)), ("orc", (4, 0))], barbarian=(2, 0))
-    targets = {a.target for a in legal_actions(s, 2)
-               if isinstance(a, CastSpell) and a.spell == "fire_of_wrath"}
+    targets = {
+        a.target
+        for a in legal_actions(s, 2)
+        if isinstance(a, CastSpell) and a.spell == "fire_of_wrath"
+    }
     assert targets == {"m1"}  # the Barbarian stands between the Wizard and m2
     with pytest.raises(IllegalAction, match="cannot target"):
         cast(s, "fire_of_wrath", "barbarian")
@@ -50,8 +53,9 @@ def test_harmful_spells_target_only_living_visible_monsters():
 
 def test_helpful_spells_target_visible_heroes_including_the_caster():
     s = caster(barbarian=(5, 2))
-    targets = {a.target for a in legal_actions(s, 2)
-               if isinstance(a, CastSpell) and a.spell == "courage"}
+    targets = {
+        a.target for a in legal_actions(s, 2) if isinstance(a, CastSpell) and a.spell == "courage"
+    }
     assert targets == {"wizard", "barbarian"}
 
 
@@ -146,8 +150,9 @@ def test_water_of_healing_and_heal_body_restore_up_to_four_never_above_start():
 
 
 def test_pass_through_rock_walks_through_walls_and_reveals_the_area_entered():
-    q = build_quest("aaabbb", hero_starts={h: (0, 0) for h in
-                                           ("barbarian", "dwarf", "elf", "wizard")})
+    q = build_quest(
+        "aaabbb", hero_starts={h: (0, 0) for h in ("barbarian", "dwarf", "elf", "wizard")}
+    )
     s = caster(hero="elf", quest=q, elf=(2, 0), barbarian=(0, 0))
     s = cast(s, "pass_through_rock", "elf", hero="elf").state
     s = set_turn(s, "elf", movement=3)
@@ -176,3 +181,30 @@ def test_spells_cannot_target_monsters_behind_walls():
     s.areas["b"] = "a2"
     s.monsters["mon1"].pub = "m1"
     assert not [a for a in legal_actions(s, 2) if isinstance(a, CastSpell) and a.target == "m1"]
+
+
+def test_pass_through_rock_into_solid_rock_costs_the_point_and_the_hero_stays():
+    q = build_quest("aaa.\naaa.")
+    s = caster(hero="elf", quest=q, elf=(2, 0), barbarian=(0, 1))
+    s.heroes["elf"].effects.append("pass_through_rock")
+    s = set_turn(s, "elf", movement=3)
+    assert Move("elf", (3, 0)) in legal_actions(s, 2)  # rock or room: the Elf cannot tell
+    t = act(s, 2, Move("elf", (3, 0)))
+    assert t.state.heroes["elf"].position == (2, 0)
+    assert t.state.turn.movement_left == 2 and t.state.turn.has_moved
+    assert [e["text"] for e in t.events] == [
+        "The Elf presses into the wall and finds only solid rock."
+    ]
+    assert t.events[0]["type"] == "move_blocked" and t.events[0]["audience"] == "all"
+
+
+def test_pass_through_rock_lists_every_neighbour_on_the_board_except_what_is_seen_blocked():
+    q = build_quest("aaa..\naaa..\naaa..", blocked=[(1, 0)])
+    s = caster(hero="elf", quest=q, elf=(2, 0), barbarian=(2, 1))
+    s.heroes["elf"].effects.append("pass_through_rock")
+    s = set_turn(s, "elf", movement=3)
+    moves = {a.to for a in legal_actions(s, 2) if isinstance(a, Move)}
+    # (2, -1) is off the board, (1, 0) a known blocked square, (2, 1) the Barbarian
+    assert moves == {(3, 0)}
+    with pytest.raises(IllegalAction, match="off the board"):
+        act(s, 2, Move("elf", (2, -1)))

@@ -64,8 +64,12 @@ def test_monsters_never_pass_heroes_or_other_monsters():
 
 
 def test_monsters_never_open_doors():
-    q = build_quest("aaaPbbb", doors=[((2, 0), (3, 0))], monsters=[("orc", (1, 0))],
-                    hero_starts={h: (0, 0) for h in ("barbarian", "dwarf", "elf", "wizard")})
+    q = build_quest(
+        "aaaPbbb",
+        doors=[((2, 0), (3, 0))],
+        monsters=[("orc", (1, 0))],
+        hero_starts={h: (0, 0) for h in ("barbarian", "dwarf", "elf", "wizard")},
+    )
     s = zargon_turn(start(q))
     s = act(s, ZARGON, MonsterMove("m1", (2, 0))).state
     assert MonsterMove("m1", (3, 0)) not in legal_actions(s, ZARGON)
