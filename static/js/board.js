@@ -3,7 +3,7 @@
 
 import { el, fill } from "./board/dom.js";
 import { drawBoard, squareAt } from "./board/map.js";
-import { actionsOf, activeMonsterIds, boardTargets, castableSpells, indexView, keyOf, SIDES, samePoint } from "./board/model.js";
+import { actionsOf, activeMonsterIds, boardTargets, castableSpells, indexView, keyOf, SIDES, samePoint, throwableWeapons } from "./board/model.js";
 import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "./board/net.js";
 import { renderActions, renderDiceTray, renderHeroes, renderLog, renderMonsters, renderOutcome, renderQuest, renderTurn } from "./board/panel.js";
 
@@ -36,7 +36,7 @@ const state = {
   view: null,
   index: null,
   targets: null,
-  ui: { spell: null, monster: null },
+  ui: { spell: null, throw: null, monster: null },
   busy: false,
   walking: false,
   zoom: 1,
@@ -62,6 +62,7 @@ function reconcileSelection() {
   const view = state.view;
   const ui = state.ui;
   if (ui.spell && !castableSpells(view).includes(ui.spell)) ui.spell = null;
+  if (ui.throw && !throwableWeapons(view).includes(ui.throw)) ui.throw = null;
   const movable = activeMonsterIds(view);
   if (ui.monster && !movable.includes(ui.monster)) ui.monster = null;
   const active = view.turn?.active_monster;
@@ -85,14 +86,15 @@ function render() {
   drawBoard(dom.svg, view, state.index, state.targets, state.ui);
   dom.svg.setAttribute("aria-label", boardSummary(view));
   root.dataset.version = String(view.version ?? "");
-  root.classList.toggle("selecting", Boolean(state.ui.spell));
+  root.classList.toggle("selecting", selecting());
   renderTurn(dom.turn, view, state.index);
   renderActions(dom.actions, view, state.index, state.ui, {
     onAction: (a) => perform(a),
-    onSelectSpell: (spell) => select({ spell }),
+    onSelectSpell: (spell) => select({ spell, throw: null }),
+    onSelectThrow: (weapon) => select({ throw: weapon, spell: null }),
     onSelectMonster: (monster) => select({ monster }),
   });
-  renderHeroes(dom.heroes, view);
+  renderHeroes(dom.heroes, view, (a) => perform(a));
   renderMonsters(dom.monsters, view);
   renderQuest(dom.quest, view);
   renderLog(dom.log, view);
@@ -112,15 +114,22 @@ function boardSummary(view) {
   return `Dungeon map, round ${view.round ?? "?"}, ${whose}. Use the action buttons beside the map for a list of moves.`;
 }
 
-function select({ spell, monster }) {
+/** True while a spell or a thrown weapon waits for its target. */
+function selecting() {
+  return Boolean(state.ui.spell || state.ui.throw);
+}
+
+function select({ spell, throw: weapon, monster }) {
   if (spell !== undefined) state.ui.spell = spell;
+  if (weapon !== undefined) state.ui.throw = weapon;
   if (monster !== undefined) state.ui.monster = monster;
   render();
 }
 
 function cancelSelection() {
-  const had = state.ui.spell || (state.ui.monster && !state.view?.turn?.active_monster);
+  const had = selecting() || (state.ui.monster && !state.view?.turn?.active_monster);
   state.ui.spell = null;
+  state.ui.throw = null;
   if (!state.view?.turn?.active_monster) state.ui.monster = null;
   state.walking = false;
   if (had) render();
@@ -150,7 +159,10 @@ async function perform(action) {
   if (res.status >= 200 && res.status < 300) {
     ok = true;
     showMessage("");
-    if (action.type === "cast") state.ui.spell = null;
+    if (action.type === "cast" || action.type === "throw") {
+      state.ui.spell = null;
+      state.ui.throw = null;
+    }
     const view = viewFromResponse(res.body);
     if (view?.version !== undefined) setView(view, { force: true });
     else await refreshView();
@@ -189,7 +201,7 @@ async function walk(path, who) {
 }
 
 function pickTarget(list) {
-  const order = ["attack", "spell", "move", "jump", "door"];
+  const order = ["attack", "spell", "throw", "move", "jump", "door"];
   return [...list].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))[0];
 }
 
@@ -198,7 +210,7 @@ function onSquare(sq) {
   const t = state.targets;
   const list = t.squares.get(k);
   const selectId = t.selectable.get(k);
-  if (selectId && selectId !== state.ui.monster && !state.ui.spell) {
+  if (selectId && selectId !== state.ui.monster && !selecting()) {
     select({ monster: selectId });
     return;
   }
@@ -207,7 +219,7 @@ function onSquare(sq) {
     return;
   }
   const path = t.reach.get(k);
-  if (path && !state.ui.spell) {
+  if (path && !selecting()) {
     const who = state.view.role === "zargon" ? { monster: state.ui.monster } : { hero: state.view.turn?.hero };
     walk(path, who);
   }
@@ -246,7 +258,7 @@ function onKey(e) {
   }
   const dir = ARROWS[e.key];
   const origin = state.targets?.origin;
-  if (!dir || !origin || state.ui.spell) return;
+  if (!dir || !origin || selecting()) return;
   const to = [origin[0] + dir[0], origin[1] + dir[1]];
   const type = state.view.role === "zargon" ? "monster_move" : "move";
   const action = actionsOf(state.view, type, (a) => samePoint(a.to, to) && (type === "move" || a.monster === state.ui.monster))[0];

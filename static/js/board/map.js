@@ -20,7 +20,7 @@ export function drawBoard(svg, view, index, targets, ui) {
   drawBlocked(svg, view);
   drawFurniture(svg, view);
   drawTraps(svg, view, index);
-  drawHighlights(svg, targets);
+  drawHighlights(svg, targets, index);
   drawWalls(svg, view);
   drawDoors(svg, view, targets);
   drawFigures(svg, view, index, targets, ui);
@@ -146,7 +146,7 @@ function drawTraps(svg, view, index) {
   }
 }
 
-function drawHighlights(svg, targets) {
+function drawHighlights(svg, targets, index) {
   const g = svgEl("g", { class: "highlights" }, svg);
   for (const k of targets.reach.keys()) {
     if (targets.squares.has(k)) continue;
@@ -157,7 +157,13 @@ function drawHighlights(svg, targets) {
     const kinds = new Set(list.map((t) => t.kind));
     const [x, y] = k.split(",").map(Number);
     for (const kind of ["move", "jump"]) {
-      if (kinds.has(kind)) svgEl("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.12, class: `hl-${kind}`, "data-square": k }, g);
+      if (!kinds.has(kind)) continue;
+      // A legal move onto a square this seat's board does not draw (Pass Through Rock, Veil of
+      // Mist): only an outline at the coordinates the action already carries, nothing more.
+      const unknown = kind === "move" && !index.squares.has(k);
+      const cls = unknown ? "hl-unknown" : `hl-${kind}`;
+      const node = svgEl("rect", { x: x + 0.08, y: y + 0.08, width: 0.84, height: 0.84, rx: 0.12, class: cls, "data-square": k }, g);
+      if (unknown) svgText("title", {}, `Unknown square ${x}, ${y}: try to move there`, node);
     }
   }
 }
@@ -310,7 +316,7 @@ function drawFigures(svg, view, index, targets, ui) {
   for (const [k, list] of targets.squares) {
     const kinds = new Set(list.map((t) => t.kind));
     const [x, y] = k.split(",").map(Number);
-    for (const kind of ["attack", "spell"]) {
+    for (const kind of ["attack", "spell", "throw"]) {
       if (kinds.has(kind)) svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.46, class: `ring-${kind}`, "data-square": k }, rings);
     }
   }

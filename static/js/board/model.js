@@ -129,6 +129,30 @@ export function castableSpells(view) {
   return spells;
 }
 
+/** Weapons the acting hero may throw now (dagger, spear, handaxe), in the order they first appear. */
+export function throwableWeapons(view) {
+  const weapons = [];
+  for (const a of actionsOf(view, "throw")) if (!weapons.includes(a.weapon)) weapons.push(a.weapon);
+  return weapons;
+}
+
+/** The canonical JSON of an action (stable key order): a button's `data-act`. */
+export function actionKey(action) {
+  return JSON.stringify(canonical(action));
+}
+
+/** Legal single-step moves of `who` from `origin`: [{side: "N", action}] in N, E, S, W order. */
+export function stepMoves(view, origin, type = "move", pred = () => true) {
+  if (!origin) return [];
+  const out = [];
+  for (const [side, [dx, dy]] of Object.entries(SIDES)) {
+    const to = [origin[0] + dx, origin[1] + dy];
+    const action = actionsOf(view, type, (a) => samePoint(a.to, to) && pred(a))[0];
+    if (action) out.push({ side, action });
+  }
+  return out;
+}
+
 /** Monster ids Zargon may act with now. */
 export function activeMonsterIds(view) {
   const ids = [];
@@ -172,6 +196,10 @@ export function boardTargets(view, index, ui) {
 
   if (ui.spell) {
     for (const a of actionsOf(view, "cast", (c) => c.spell === ui.spell)) placeTarget(a, a.target, "spell");
+    return { squares, doors, reach: reachable, selectable, origin };
+  }
+  if (ui.throw) {
+    for (const a of actionsOf(view, "throw", (c) => c.weapon === ui.throw)) placeTarget(a, a.target, "throw");
     return { squares, doors, reach: reachable, selectable, origin };
   }
 

@@ -2,7 +2,7 @@
 
 import { diceList } from "./dice.js";
 import { el, fill } from "./dom.js";
-import { actionsOf, activeMonsterIds, castableSpells } from "./model.js";
+import { actionKey, actionsOf, activeMonsterIds, castableSpells, stepMoves, throwableWeapons } from "./model.js";
 import { HERO_COLOURS, heroDisplay, heroName, monsterLabel, pretty, shortId, spellName, trapName } from "./names.js";
 
 /** A readable name for a cast/attack target id. */
@@ -14,6 +14,14 @@ function targetName(index, target) {
   return String(target);
 }
 
+/** "handaxe" -> "handaxe" (lower case, for use inside a sentence). */
+function weaponName(weapon) {
+  return pretty(weapon).toLowerCase();
+}
+
+const SIDE_NAMES = { N: "north", E: "east", S: "south", W: "west" };
+const SIDE_ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
+
 /** The button label for a legal action. */
 export function actionLabel(action, index) {
   const t = action.type;
@@ -22,6 +30,7 @@ export function actionLabel(action, index) {
     case "move": return `Move to ${action.to?.join(", ")}`;
     case "open_door": return `Open door ${shortId(action.door)}`.trim();
     case "attack": return `Attack ${targetName(index, action.target)}`;
+    case "throw": return `Throw the ${weaponName(action.weapon)} at ${targetName(index, action.target)}`;
     case "cast": return `${spellName(action.spell)} on ${targetName(index, action.target)}`;
     case "search_treasure": return "Search for treasure";
     case "search_traps": return "Search for traps";
@@ -58,10 +67,11 @@ export function actionLabel(action, index) {
 function actionButton(action, index, onAction, extra = {}) {
   const cls = ["act", `act-${action.type}`];
   if (action.type === "end_turn" || action.type === "end_phase") cls.push("primary");
+  const { label, ...attrs } = extra;
   return el("button", {
-    type: "button", class: cls.join(" "), dataset: { action: action.type },
-    onclick: () => onAction(action), ...extra,
-  }, actionLabel(action, index));
+    type: "button", class: cls.join(" "), dataset: { action: action.type, act: actionKey(action) },
+    onclick: () => onAction(action), ...attrs,
+  }, label ?? actionLabel(action, index));
 }
 
 /** Whose turn, movement, action used, and the "your turn" highlight. */
@@ -105,24 +115,52 @@ function group(title, ...buttons) {
   return el("div", { class: "action-group" }, el("h3", { class: "action-group-title" }, title), el("div", { class: "actions" }, items));
 }
 
+/** A toggle button that picks a spell or a thrown weapon before its target. */
+function selector(kind, value, label, selected, onSelect) {
+  return el("button", {
+    type: "button", class: `act act-${kind}${selected ? " selected" : ""}`, "aria-pressed": selected ? "true" : "false",
+    dataset: { [kind]: value }, onclick: () => onSelect(selected ? null : value),
+  }, label);
+}
+
+/** The target list shown under a selected spell or weapon. */
+function targetList(kind, prompt, buttons) {
+  return el("div", { class: `spell-targets ${kind}-targets` },
+    el("p", { class: "small muted" }, `${prompt} Esc cancels.`),
+    el("div", { class: "actions" }, buttons));
+}
+
+/** N/E/S/W buttons for the legal single steps: reach squares the board cannot draw, no mouse needed. */
+function stepPad(view, index, h) {
+  const actor = index.heroes.get(view.turn?.hero);
+  const steps = stepMoves(view, actor?.position ?? null);
+  if (!steps.length) return null;
+  return el("div", { class: "step-pad", role: "group", "aria-label": "Step one square" },
+    steps.map(({ side, action }) => actionButton(action, index, h.onAction, {
+      label: `${SIDE_ARROWS[side]} ${pretty(SIDE_NAMES[side])}`,
+      "aria-label": `Step ${SIDE_NAMES[side]} to ${action.to.join(", ")}`,
+      title: `Step ${SIDE_NAMES[side]} to ${action.to.join(", ")}`,
+      dataset: { action: "move", act: actionKey(action), side },
+    })));
+}
+
 function heroActionGroups(view, index, ui, h) {
   const btn = (a) => actionButton(a, index, h.onAction);
   const of = (type) => actionsOf(view, type).map(btn);
-  const spells = castableSpells(view).map((spell) => el("button", {
-    type: "button", class: `act act-spell${ui.spell === spell ? " selected" : ""}`, "aria-pressed": ui.spell === spell ? "true" : "false",
-    dataset: { spell }, onclick: () => h.onSelectSpell(ui.spell === spell ? null : spell),
-  }, spellName(spell)));
+  const spells = castableSpells(view).map((spell) => selector("spell", spell, spellName(spell), ui.spell === spell, h.onSelectSpell));
   const spellTargets = ui.spell
-    ? el("div", { class: "spell-targets" },
-      el("p", { class: "small muted" }, `Choose a target for ${spellName(ui.spell)} (on the board or here). Esc cancels.`),
-      el("div", { class: "actions" }, actionsOf(view, "cast", (a) => a.spell === ui.spell).map(btn)))
+    ? targetList("spell", `Choose a target for ${spellName(ui.spell)} (on the board or here).`, actionsOf(view, "cast", (a) => a.spell === ui.spell).map(btn))
+    : null;
+  const throws = throwableWeapons(view).map((weapon) => selector("throw", weapon, `Throw ${weaponName(weapon)}`, ui.throw === weapon, h.onSelectThrow));
+  const throwTargets = ui.throw
+    ? targetList("throw", `Choose a target for the ${weaponName(ui.throw)} (on the board or here); the ${weaponName(ui.throw)} is lost.`, actionsOf(view, "throw", (a) => a.weapon === ui.throw).map(btn))
     : null;
   const moves = actionsOf(view, "move").length
     ? el("p", { class: "small muted hint" }, "Tap a green square to move (arrow keys step too).")
     : null;
   return [
-    group("Movement", of("roll_movement"), moves),
-    group("Fight", of("attack")),
+    group("Movement", of("roll_movement"), stepPad(view, index, h), moves),
+    group("Fight", of("attack"), throws, throwTargets),
     group("Spells", spells, spellTargets),
     group("Search", of("search_treasure"), of("search_traps"), of("search_secret_doors")),
     group("Traps and doors", of("disarm"), of("jump"), of("open_door")),
@@ -141,10 +179,22 @@ function zargonActionGroups(view, index, ui, h) {
     }, m ? monsterLabel(m) : id);
   });
   const sel = ui.monster;
+  const selPos = sel ? index.monsters.get(sel)?.position ?? null : null;
+  const steps = stepMoves(view, selPos, "monster_move", (a) => a.monster === sel);
+  const pad = steps.length
+    ? el("div", { class: "step-pad", role: "group", "aria-label": "Step one square" },
+      steps.map(({ side, action }) => actionButton(action, index, h.onAction, {
+        label: `${SIDE_ARROWS[side]} ${pretty(SIDE_NAMES[side])}`,
+        "aria-label": `Step ${SIDE_NAMES[side]} to ${action.to.join(", ")}`,
+        title: `Step ${SIDE_NAMES[side]} to ${action.to.join(", ")}`,
+        dataset: { action: "monster_move", act: actionKey(action), side },
+      })))
+    : null;
   const selActions = sel
     ? [
+      pad,
       actionsOf(view, "monster_move", (a) => a.monster === sel).length
-        ? el("p", { class: "small muted hint" }, "Tap a green square to move it.") : null,
+        ? el("p", { class: "small muted hint" }, "Tap a green square to move it (arrow keys step too).") : null,
       actionsOf(view, "monster_attack", (a) => a.monster === sel).map(btn),
       actionsOf(view, "end_activation", (a) => a.monster === sel).map(btn),
     ]
@@ -152,9 +202,33 @@ function zargonActionGroups(view, index, ui, h) {
   return [group("Monsters", monsters), group("Selected monster", selActions)];
 }
 
-const KNOWN = new Set(["roll_movement", "move", "open_door", "attack", "cast", "search_treasure", "search_traps",
-  "search_secret_doors", "disarm", "jump", "drink_potion", "take_belongings", "escape", "end_turn",
-  "monster_move", "monster_attack", "end_activation", "end_phase"]);
+/**
+ * Every action type of docs/engine-api.md and the control that offers it (tests check the list
+ * against the doc). Types not listed here still get a plain button under "Other".
+ */
+export const CONTROLS = {
+  roll_movement: "button",
+  move: "board square (green, or an outline where the board draws nothing), N/E/S/W buttons, arrow keys",
+  open_door: "board door, button",
+  attack: "board target, button",
+  throw: "weapon button, then a board target or a target button",
+  cast: "spell button, then a board target or a target button",
+  search_treasure: "button",
+  search_traps: "button",
+  search_secret_doors: "button",
+  disarm: "button",
+  jump: "board square, button",
+  drink_potion: "button",
+  take_belongings: "button",
+  set_auto_drink: "checkbox on the hero sheet (never listed in legal_actions)",
+  escape: "button",
+  end_turn: "button, Enter",
+  monster_move: "monster button or board monster, then a board square",
+  monster_attack: "monster button or board monster, then a board target or a button",
+  end_activation: "monster button or board monster, then a button",
+  end_phase: "button, Enter",
+};
+const KNOWN = new Set(Object.keys(CONTROLS));
 
 /** Buttons for every legal action that is not only a board click. */
 export function renderActions(box, view, index, ui, handlers) {
@@ -180,7 +254,17 @@ function pips(current, max) {
   return el("span", { class: "pip-stat" }, wrap, el("span", { class: "pip-num" }, `${current}/${max}`));
 }
 
-function heroSheet(h, view) {
+/** The owner's auto-drink switch (set_auto_drink: free, any time, never in legal_actions). */
+function autoDrinkToggle(h, onAction) {
+  const box = el("input", {
+    type: "checkbox", class: "auto-drink-box", dataset: { action: "set_auto_drink", hero: h.hero },
+    onchange: (e) => onAction({ type: "set_auto_drink", hero: h.hero, on: e.target.checked }),
+  });
+  box.checked = Boolean(h.auto_drink);
+  return el("label", { class: "auto-drink small" }, box, "Drink a healing potion automatically at 0 Body");
+}
+
+function heroSheet(h, view, onAction) {
   const owned = (view.heroes_owned ?? []).includes(h.hero);
   const acting = view.turn?.phase === "heroes" && view.turn?.hero === h.hero;
   const status = h.status === "playing" ? (h.in_pit ? "in a pit" : "") : h.status;
@@ -197,18 +281,21 @@ function heroSheet(h, view) {
   if ("gold" in h) rows.push(...statRow("Gold", String(h.gold ?? 0)));
   if ("tool_kit" in h) rows.push(...statRow("Tool kit", h.tool_kit ? "yes" : "no"));
   if ((h.artifacts ?? []).length) rows.push(...statRow("Artifacts", h.artifacts.map(pretty).join(", ")));
+  // Only worth showing with a potion to drink (or to switch it back on).
+  const wanted = (h.potions ?? 0) > 0 || h.auto_drink === false;
+  const toggle = owned && "auto_drink" in h && wanted && onAction && h.status === "playing" && !view.outcome ? autoDrinkToggle(h, onAction) : null;
   return el("article", { class: `hero-sheet${acting ? " acting" : ""}${owned ? " owned" : ""}`, dataset: { hero: h.hero } },
     el("h3", {}, el("span", { class: "hero-dot", style: `background:${HERO_COLOURS[h.hero] ?? "#777"}` }), heroDisplay(h),
       heroDisplay(h) !== heroName(h.hero) ? el("span", { class: "muted small" }, heroName(h.hero)) : null,
       owned ? el("span", { class: "tag" }, "yours") : null, status ? el("span", { class: "tag tag-status" }, status) : null),
-    el("dl", { class: "sheet-facts" }, rows));
+    el("dl", { class: "sheet-facts" }, rows), toggle);
 }
 
 /** Hero sheets: the seat's own heroes first, then the others. */
-export function renderHeroes(box, view) {
+export function renderHeroes(box, view, onAction = null) {
   const owned = view.heroes_owned ?? [];
   const heroes = [...(view.heroes ?? [])].sort((a, b) => Number(owned.includes(b.hero)) - Number(owned.includes(a.hero)));
-  fill(box, heroes.map((h) => heroSheet(h, view)));
+  fill(box, heroes.map((h) => heroSheet(h, view, onAction)));
 }
 
 /** Zargon's monster roster. */
