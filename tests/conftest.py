@@ -5,6 +5,7 @@ exports DATABASE_URL and REDIS_URL, and a skip there would hide a broken service
 """
 
 import os
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -30,3 +31,35 @@ def redis_url() -> str:
     if not settings.REDIS_URL:
         _skip_or_fail("needs Redis (set REDIS_URL)")
     return str(settings.REDIS_URL)
+
+
+_REAL_SERVICE_FIXTURES = {"postgres": "PostgreSQL", "redis_url": "Redis"}
+_real_service_tests: dict[str, list[str]] = {}
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    layer = str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).rsplit(".", 1)[-1]
+    database = str(settings.DATABASES["default"]["ENGINE"]).rsplit(".", 1)[-1]
+    broker = str(settings.CELERY_BROKER_URL).split(":", 1)[0]
+    return f"services: database {database}, channel layer {layer}, broker {broker}"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        used = [name for f, name in _REAL_SERVICE_FIXTURES.items() if f in fixtures]
+        if used:
+            _real_service_tests[item.nodeid] = used
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Name the tests that really ran on PostgreSQL or Redis (CI's proof that it used them)."""
+    passed = [
+        (report.nodeid, _real_service_tests[report.nodeid])
+        for report in terminalreporter.stats.get("passed", [])
+        if report.when == "call" and report.nodeid in _real_service_tests
+    ]
+    if passed:
+        terminalreporter.section("passed on the real services")
+        for nodeid, services in passed:
+            terminalreporter.write_line(f"{' + '.join(services)}: {nodeid}")

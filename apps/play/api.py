@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
+from pydantic import StrictInt
 
 from apps.play.services import (
     PlayError,
@@ -37,7 +38,9 @@ class LaunchOut(Schema):
 
 class ActionIn(Schema):
     action: dict[str, Any] = Field(description="One element of the view's legal_actions.")
-    expected_version: int = Field(description="The version of the view the action was chosen in.")
+    expected_version: StrictInt = Field(
+        description="The version of the view the action was chosen in."
+    )
     idempotency_key: str = Field(
         min_length=1, max_length=80, description="A fresh key per action; resend it to retry."
     )

@@ -1,3 +1,4 @@
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -8,19 +9,24 @@ from config.celery import app, ping
 
 
 @pytest.fixture
-def worker() -> Iterator[None]:
+def worker() -> Iterator[str]:
     # A real worker thread consuming the configured broker (the filesystem transport by default,
-    # Redis when REDIS_URL is set); results come back through an in-process backend.
+    # Redis when REDIS_URL is set); results come back through an in-process backend. It listens
+    # on a queue of its own: a dev worker (make run) or another test run on the same broker
+    # would otherwise take the task and the result would never come back here.
+    queue = f"test-ping-{uuid.uuid4().hex[:12]}"
     app.conf.result_backend = "cache+memory://"
     try:
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
-            yield
+        with start_worker(
+            app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[queue]
+        ):
+            yield queue
     finally:
         app.conf.result_backend = None
 
 
-def test_a_real_worker_runs_a_task_sent_through_the_broker(worker: None) -> None:
-    result = ping.apply_async(ignore_result=False)
+def test_a_real_worker_runs_a_task_sent_through_the_broker(worker: str) -> None:
+    result = ping.apply_async(ignore_result=False, queue=worker)
 
     assert result.get(timeout=20) == "pong"
 

@@ -114,6 +114,8 @@ def test_acting_for_others_or_out_of_turn_is_403(
         {"action": ROLL, "idempotency_key": "k"},  # no version
         {"action": "roll", "expected_version": 0, "idempotency_key": "k"},
         {"action": ROLL, "expected_version": "soon", "idempotency_key": "k"},
+        {"action": ROLL, "expected_version": True, "idempotency_key": "k"},
+        {"action": ROLL, "expected_version": "0", "idempotency_key": "k"},
         {"action": ROLL, "expected_version": 0, "idempotency_key": ""},
         {"action": {"type": "teleport"}, "expected_version": 0, "idempotency_key": "k"},
         {
@@ -211,3 +213,54 @@ def test_the_400_message_names_the_bad_field(make_game: GameMaker) -> None:
         content_type="application/json",
     )
     assert response.json()["detail"] == "Malformed request: body.idempotency_key: Field required"
+
+
+def test_the_events_endpoint_serves_each_seat_only_its_audience(make_game: GameMaker) -> None:
+    """A treasure find is the finder's seat's alone; the others read "found treasure". A seat's
+    private setting never reaches the others, and no accepted-action row is ever served."""
+    quest = rules.load_quest("ashen_vault")
+    seed = next(s for s in range(1, 500) if rules.new_game(quest, 3, s).deck[0] == "gold_25")
+    game, users = make_game(3, seed=seed)
+    clients = {seat: client_for(user) for seat, user in users.items()}
+    search = {"type": "search_treasure", "hero": "barbarian"}
+    assert post_action(clients[2], game.pk, search, 0).status_code == 200
+    auto = {"type": "set_auto_drink", "hero": "elf", "on": False}
+    assert post_action(clients[3], game.pk, auto, 1).status_code == 200
+
+    served = {seat: c.get(f"/api/games/{game.pk}/events").json() for seat, c in clients.items()}
+    found = {seat: [e for e in log if e["type"] == "search"] for seat, log in served.items()}
+    assert "25 gold" in found[2][0]["text"]
+    for seat in (1, 3):
+        assert [e["find"] for e in found[seat]] == ["treasure"]
+        assert "gold" not in found[seat][0]["text"]
+    settings = {seat: [e for e in log if e["type"] == "setting"] for seat, log in served.items()}
+    assert len(settings[3]) == 1 and settings[1] == settings[2] == []
+    for log in served.values():
+        assert all("audience" not in e and "redacted" not in e and "action" not in e for e in log)
+        assert [e["seq"] for e in log] == sorted({e["seq"] for e in log})
+    assert game.events.filter(kind=GameEvent.Kind.ACTION).count() == 2
+
+
+def test_zargons_view_flags_what_the_heroes_have_found(make_game: GameMaker) -> None:
+    """Zargon's view carries every area, monster, trap and secret door, each flagged."""
+    game, users = make_game(2, seed=3)
+    zargon, heroes = client_for(users[1]), client_for(users[2])
+    view = zargon.get(f"/api/games/{game.pk}/view").json()
+    hero_view = heroes.get(f"/api/games/{game.pk}/view").json()
+    quest = parse_quest_text(game.quest_source)
+
+    areas = {a["id"]: a["revealed"] for a in view["map"]["areas"]}
+    assert len(areas) == len(quest.areas)
+    assert {a for a, shown in areas.items() if shown} == {
+        a["id"] for a in hero_view["map"]["areas"]
+    }
+    assert False in areas.values()
+    assert len(view["monsters"]) == len(quest.monsters)
+    assert all(m["revealed"] is False for m in view["monsters"])
+    assert all("revealed" not in m for m in hero_view["monsters"])
+    assert len(view["map"]["traps"]) == len(quest.traps)
+    assert {t["detected"] for t in view["map"]["traps"]} == {False}
+    secret = [d for d in view["map"]["doors"] if d["secret"]]
+    assert len(secret) == 2 and {d["found"] for d in secret} == {False}
+    assert all(d["found"] for d in view["map"]["doors"] if not d["secret"])
+    assert all(isinstance(sq["revealed"], bool) for sq in view["map"]["squares"])

@@ -120,3 +120,29 @@ def test_the_lobby_shows_my_waiting_room_with_the_right_count(make_room: RoomMak
         page = client_for(user).get("/").content.decode()
         assert f'id="room-{room.pk}"' in page and "2 of 4" in page
     assert "Your room (seat 3)" in client_for(other).get("/").content.decode()
+
+
+def test_a_hero_seats_pages_name_nothing_hidden(make_game: GameMaker) -> None:
+    """The game page, the lobby and the room page of a hero seat carry no internal id, name or
+    note of anything the heroes have not found; Zargon's game page does (a sanity check)."""
+    from apps import rules
+    from apps.rules.questfile import parse_quest_text
+
+    game, users = make_game(3, seed=918273645)
+    state = rules.State.from_json(game.state, parse_quest_text(game.quest_source))
+    quest = state.quest
+    hidden = [f'"{m.key}"' for m in state.monsters.values() if m.pub is None]
+    hidden += [f'"{t}"' for t, ts in state.traps.items() if ts.pub is None]
+    hidden += [f'"{d}"' for d, ds in state.doors.items() if ds.pub is None]
+    hidden += [a.name for a in quest.areas.values() if a.id not in state.areas]
+    hidden = [h for h in hidden if h != quest.name]
+    hidden += ['"z-', quest.notes.split(".")[0], "deck", '"rng"', '"seed"', str(game.seed)]
+    assert len(hidden) > 30
+
+    for seat in (2, 3):
+        hero = client_for(users[seat])
+        for url in (f"/games/{game.pk}/", "/", f"/rooms/{game.room_id}/"):
+            page = hero.get(url).content.decode()
+            assert not [h for h in hidden if h in page], (seat, url)
+    zargon = client_for(users[1]).get(f"/games/{game.pk}/").content.decode()
+    assert '"z-' in zargon and quest.notes.split(".")[0] in zargon

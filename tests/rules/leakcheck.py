@@ -34,13 +34,21 @@ def hidden_ids(s: State) -> set[str]:
     return {i for i in ids if len(i) > 2}  # one-letter test area ids would match anything
 
 
+def hidden_area_names(s: State) -> set[str]:
+    """Names of the areas the heroes have not revealed (they must appear in no text); the
+    Ashen Vault's last room shares the quest's name, which every seat reads."""
+    return {a.name for a in s.quest.areas.values() if a.id not in s.areas} - {s.quest.name}
+
+
 def assert_hero_view_clean(s: State, seat: int, view: dict[str, Any]) -> None:
     hidden = hidden_ids(s)
+    names = hidden_area_names(s)
     for key, value in walk(view):
         assert key not in FORBIDDEN_KEYS, f"seat {seat} sees {key}"
         if isinstance(value, str):
             assert not value.startswith("z-"), f"seat {seat} sees hidden id {value}"
             assert value not in hidden, f"seat {seat} sees hidden {value}"
+            assert not [n for n in names if n in value], f"seat {seat} reads {value!r}"
     revealed_areas = set(s.areas.values())
     assert {sq["area"] for sq in view["map"]["squares"]} <= revealed_areas
     assert {a["id"] for a in view["map"]["areas"]} <= revealed_areas
@@ -61,10 +69,12 @@ def assert_event_clean(s: State, seat: int, event: dict[str, Any] | None) -> Non
     if event is None:
         return
     hidden = hidden_ids(s)
+    names = hidden_area_names(s)
     owned = set(heroes_of_seat(s.seats, seat))
     for key, value in walk(event):
         assert key not in FORBIDDEN_KEYS | {"audience", "redacted"}
         if isinstance(value, str):
             assert not value.startswith("z-") and value not in hidden
+            assert not [n for n in names if n in value], f"seat {seat} reads {value!r}"
     if event["type"] == "search" and event.get("hero") not in owned:
         assert event.get("find") in (None, "treasure", "hazard", "wandering_monster")

@@ -59,3 +59,14 @@ def test_heroes_win_when_the_villain_is_dead_and_every_survivor_escaped():
     s.villain_defeated = True
     t = act(s, 2, Escape("wizard"))
     assert t.state.outcome == "heroes"
+
+
+def test_escape_is_the_main_action():
+    from apps.rules import SearchTraps
+
+    s = set_turn(place(start(quest()), barbarian=(0, 0)), "barbarian")
+    s.villain_defeated = True
+    s = act(s, 2, SearchTraps("barbarian")).state
+    assert Escape("barbarian") not in legal_actions(s, 2)
+    with pytest.raises(IllegalAction, match="already taken an action"):
+        act(s, 2, Escape("barbarian"))

@@ -304,3 +304,18 @@ def test_hidden_things_never_change_a_hero_seats_view_or_legal_actions(seed):
     check_hidden_changes_nothing(BEHIND, 2 + seed % 4, seed, 120, every=2)
     check_hidden_changes_nothing(QUEST, 2 + seed % 4, seed, 150)
     check_hidden_changes_nothing(load_quest("ashen_vault"), 2 + seed % 4, seed, 150)
+
+
+def test_zargons_flags_follow_what_the_heroes_find():
+    s = set_turn(start(QUEST, seats=3), "barbarian")
+    place(s, barbarian=(3, 0))
+    s = act(s, 2, OpenDoor("barbarian", "d1")).state
+    place(s, barbarian=(7, 0))
+    s = act(s, 2, SearchTraps("barbarian")).state  # in passage P, before the monsters show
+    s = act(s, 2, OpenDoor("barbarian", "d2")).state
+    view = seat_view(s, 1)
+    assert {(m["id"], m["revealed"]) for m in view["monsters"]} == {("m1", True), ("m2", True)}
+    areas = {a["name"]: a["revealed"] for a in view["map"]["areas"]}
+    assert areas == {"Area a": True, "Area P": True, "Area b": True, "Area Q": False}
+    assert [(t["id"], t["detected"]) for t in view["map"]["traps"]] == [("t1", True)]
+    assert [d["found"] for d in view["map"]["doors"] if d["secret"]] == [False]

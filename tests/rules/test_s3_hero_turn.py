@@ -183,3 +183,26 @@ def test_legal_actions_all_apply_cleanly_and_list_only_legal_moves():
     assert moves == {(1, 0), (0, 1)}
     for a in legal_actions(s, 2):
         act(s, 2, a, dice=None)
+
+
+def test_a_potion_is_drunk_only_during_the_heros_own_turn():
+    s = set_turn(start(build_quest(ROOMS)), "barbarian")
+    place(s, barbarian=(0, 0), dwarf=(1, 0), elf=(2, 0), wizard=(3, 0))
+    s.heroes["dwarf"].potions, s.heroes["dwarf"].body = 1, 3
+    assert DrinkPotion("dwarf") not in legal_actions(s, 2)
+    with pytest.raises(IllegalAction, match="not the Dwarf's turn"):
+        act(s, 2, DrinkPotion("dwarf"), dice=[6])
+    s = act(s, 2, EndTurn("barbarian")).state
+    assert DrinkPotion("dwarf") in legal_actions(s, 2)
+
+
+def test_an_opened_door_never_closes():
+    q = build_quest(LINKED, doors=[((3, 0), (4, 0))])
+    s = set_turn(solo(q, barbarian=(3, 0)), "barbarian", movement=4)
+    s = act(s, 2, OpenDoor("barbarian", "d1")).state
+    s = act(s, 2, Move("barbarian", (4, 0))).state
+    s = act(s, 2, Move("barbarian", (4, 1))).state
+    s = act(s, 2, EndTurn("barbarian")).state
+    assert s.doors["door1"].open
+    assert {type(a).__name__ for a in legal_actions(set_turn(s, "barbarian"), 2)} >= {"EndTurn"}
+    assert not [a for a in legal_actions(set_turn(s, "barbarian"), 2) if isinstance(a, OpenDoor)]

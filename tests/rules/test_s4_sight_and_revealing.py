@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from apps.rules import EndPhase, MonsterMove, Move, OpenDoor, legal_actions, seat_view
+from apps.rules import EndPhase, EndTurn, MonsterMove, Move, OpenDoor, legal_actions, seat_view
 from apps.rules.board import Board
 from apps.rules.geometry import geometry
 
@@ -235,3 +235,44 @@ def test_every_square_a_heros_sight_line_crosses_is_revealed():
         random_playout(load_quest("ashen_vault"), 2 + seed, seed, max_actions=250, on_step=on_step)
     for q in (graze_quest(), graze_quest(monsters=[("orc", (6, 0))])):
         random_playout(q, 2, 3, max_actions=60, on_step=on_step)
+
+
+def test_passage_squares_of_different_passages_are_open_to_each_other():
+    # passages P and Q touch along (1, 0)-(2, 0): no wall, no door, the hero walks straight on
+    q = build_quest("PPQQ", entrance="P")
+    s = place(start(q), barbarian=(1, 0), dwarf=None, elf=None, wizard=None)
+    s = set_turn(s, "barbarian", movement=2)
+    assert "Q" in s.areas  # seen along the passage
+    s = act(s, 2, Move("barbarian", (2, 0))).state
+    assert s.heroes["barbarian"].position == (2, 0)
+
+
+def test_revealing_an_area_shows_its_furniture_and_blocked_squares_but_not_its_traps():
+    q = build_quest(
+        TWO_ROOMS,
+        doors=[((3, 1), (4, 1)), ((4, 1), (5, 1))],
+        furniture=[("table", [(7, 0), (8, 0)])],
+        blocked=[(6, 2)],
+        traps=[("pit", (7, 2)), ("chest", "fur1")],
+    )
+    s = set_turn(start(q), "barbarian")
+    before = seat_view(s, 2)["map"]
+    assert before["furniture"] == [] and not [sq for sq in before["squares"] if sq["x"] >= 5]
+    place(s, barbarian=(3, 1))
+    s = act(s, 2, OpenDoor("barbarian", "d1")).state
+    place(s, barbarian=(4, 1))
+    s = act(s, 2, OpenDoor("barbarian", "d2")).state
+    after = seat_view(s, 2)["map"]
+    assert [sorted(map(tuple, f["squares"])) for f in after["furniture"]] == [[(7, 0), (8, 0)]]
+    assert before["blocked"] == [] and after["blocked"] == [[6, 2]]
+    assert after["traps"] == []
+
+
+def test_an_area_is_revealed_when_a_hero_stands_in_it():
+    # set-up puts the Dwarf in room b (no door, no sight line): the next action reveals it
+    q = build_quest(TWO_ROOMS, monsters=[("orc", (8, 2))])
+    s = set_turn(start(q), "barbarian")
+    assert "b" not in s.areas
+    place(s, dwarf=(7, 1))
+    s = act(s, 2, EndTurn("barbarian")).state
+    assert "b" in s.areas and [m["id"] for m in seat_view(s, 2)["monsters"]] == ["m1"]

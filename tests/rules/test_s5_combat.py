@@ -305,3 +305,31 @@ def test_thrown_weapons_count_courage_and_a_bare_handed_hero_still_fights_with_o
     s.heroes["wizard"].effects.clear()
     t = act(s, 2, Attack("wizard", "m1"), dice=["skull", "white_shield", "white_shield"])
     assert t.events[0]["dice"][0]["faces"] == ["skull"]
+
+
+def test_the_combat_die_has_three_skulls_two_white_shields_and_one_black_shield():
+    from collections import Counter
+
+    from apps.rules.dice import COMBAT_FACES, Dice, seed_rng
+
+    assert Counter(COMBAT_FACES) == {"skull": 3, "white_shield": 2, "black_shield": 1}
+    rolled = Counter(Dice(seed_rng(5)).combats(6000))
+    assert set(rolled) == {"skull", "white_shield", "black_shield"}
+    assert 2700 < rolled["skull"] < 3300 and 800 < rolled["black_shield"] < 1200
+
+
+def test_a_hero_attacks_at_most_once_per_turn():
+    s = duel("abomination")
+    s = act(s, 2, Attack("barbarian", "m1"), dice=["white_shield"] * 6).state
+    assert not [a for a in legal_actions(s, 2) if isinstance(a, Attack)]
+    with pytest.raises(IllegalAction, match="already taken an action"):
+        act(s, 2, Attack("barbarian", "m1"))
+
+
+def test_a_figure_in_a_pit_also_rolls_one_defend_die_fewer():
+    q = build_quest(ROOM, monsters=[("orc", (2, 1))], traps=[("pit", (1, 1))])
+    s = zargon_turn(place(start(q), barbarian=(1, 1), dwarf=None, elf=None, wizard=None))
+    s.traps["trap1"].state = "sprung"
+    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["skull"] * 3 + ["white_shield"])
+    assert t.events[0]["dice"][1]["faces"] == ["white_shield"]  # Defend 2 - 1
+    assert t.state.heroes["barbarian"].body == 6

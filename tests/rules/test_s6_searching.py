@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 
 from apps.rules import (
+    DrinkPotion,
     EndTurn,
     IllegalAction,
     OpenDoor,
@@ -163,3 +164,52 @@ def test_searching_for_secret_doors_finds_those_on_the_edge_of_the_area():
     place(s, barbarian=(3, 0))
     s = act(s, 2, OpenDoor("barbarian", "d1")).state  # a found secret door is a closed door
     assert "b" in s.areas
+
+
+def test_the_deck_is_the_site_mix_of_rules_md():
+    assert Counter(start(build_quest(MAP)).deck) == {
+        "gold_15": 2,
+        "gold_25": 3,
+        "gold_35": 2,
+        "gold_50": 1,
+        "potion_of_healing": 3,
+        "nothing": 3,
+        "hazard": 4,
+        "wandering_monster": 6,
+    }
+
+
+@pytest.mark.parametrize(("card", "gold"), [("gold_15", 15), ("gold_35", 35), ("gold_50", 50)])
+def test_gold_cards_pay_their_value_and_leave_the_deck(card, gold):
+    s = searcher()
+    s.deck = [card, *s.deck]
+    t = act(s, 2, SearchTreasure("barbarian"))
+    assert t.state.heroes["barbarian"].gold == gold
+    assert Counter(t.state.deck) == Counter(s.deck) - Counter([card])
+
+
+def test_a_potion_of_healing_goes_to_the_finder_and_leaves_the_deck():
+    s = searcher()
+    s.deck = ["potion_of_healing", *s.deck]
+    t = act(s, 2, SearchTreasure("barbarian"))
+    assert t.state.heroes["barbarian"].potions == 1
+    assert Counter(t.state.deck) == Counter(s.deck) - Counter(["potion_of_healing"])
+    b = t.state.heroes["barbarian"]
+    b.body = 2
+    s = set_turn(t.state, "barbarian")
+    assert act(s, 2, DrinkPotion("barbarian"), dice=[5]).state.heroes["barbarian"].body == 7
+
+
+def test_a_wandering_monster_card_goes_back_into_the_deck():
+    s = searcher()
+    s.deck = ["wandering_monster", *s.deck]
+    t = act(s, 2, SearchTreasure("barbarian"), dice=["white_shield"] * 4)
+    assert Counter(t.state.deck) == Counter(s.deck)
+    assert t.state.turn.has_acted
+
+
+def test_searching_for_secret_doors_finds_only_those_on_the_edge_of_the_hero_area():
+    q = build_quest("aaaabbbbcccc\naaaabbbbcccc", secret_doors=[((3, 0), (4, 0)), ((7, 1), (8, 1))])
+    s = searcher(q)
+    t = act(s, 2, SearchSecretDoors("barbarian"))
+    assert {d for d, ds in t.state.doors.items() if ds.found} == {"secret1"}

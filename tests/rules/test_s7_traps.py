@@ -111,3 +111,61 @@ def test_an_open_pit_can_be_jumped_but_a_fallen_block_cannot():
     s.fallen_blocks.append((0, 1))
     trapped = {a.trap for a in legal_actions(s, 2) if isinstance(a, Jump)}
     assert trapped == {"t1"}
+
+
+def test_an_open_pit_stays_open_and_a_hero_entering_it_loses_one_body():
+    s = walker([("pit", (1, 0))])
+    s = act(s, 2, Move("barbarian", (1, 0))).state
+    assert s.traps["trap1"].state == "sprung"
+    s = set_turn(s, "barbarian", movement=3)
+    place(s, barbarian=(0, 0))
+    t = act(s, 2, Move("barbarian", (1, 0)))
+    assert t.state.heroes["barbarian"].body == 6 and t.state.turn.movement_left == 0
+    assert t.state.traps["trap1"].state == "sprung"
+
+
+def test_disarming_needs_the_trap_on_an_adjacent_square():
+    s = walker([("spear", (3, 0))], hero="dwarf")
+    s.traps["trap1"].detected, s.traps["trap1"].pub = True, "t1"
+    assert Disarm("dwarf", "t1") not in legal_actions(s, 2)
+    with pytest.raises(IllegalAction, match="next to the hero"):
+        act(s, 2, Disarm("dwarf", "t1"))
+    place(s, dwarf=(2, 0))
+    assert Disarm("dwarf", "t1") in legal_actions(s, 2)
+
+
+ROOM = """
+aaaa
+aaaa
+"""
+
+
+def chest_room(damage=1):
+    q = build_quest(ROOM, furniture=[("chest", [(3, 0)])], traps=[("chest", "fur1")])
+    if damage != 1:
+        from dataclasses import replace
+
+        q = replace(q, traps=(replace(q.traps[0], damage=damage),))
+    s = start(q)
+    place(s, dwarf=(0, 1), barbarian=None, elf=None, wizard=None)
+    return set_turn(s, "dwarf")
+
+
+def test_a_chest_trap_is_disarmed_from_a_square_next_to_its_furniture():
+    s = chest_room()
+    s.traps["trap1"].detected, s.traps["trap1"].pub = True, "t1"
+    with pytest.raises(IllegalAction, match="next to the hero"):
+        act(s, 2, Disarm("dwarf", "t1"))
+    place(s, dwarf=(2, 0))
+    t = act(s, 2, Disarm("dwarf", "t1"), dice=["skull"])
+    assert t.state.traps["trap1"].state == "disarmed"
+
+
+def test_a_chest_trap_deals_the_quests_damage_is_then_gone_and_ends_the_turn():
+    from apps.rules import SearchTreasure
+
+    s = chest_room(damage=3)
+    t = act(s, 2, SearchTreasure("dwarf"))
+    assert t.state.heroes["dwarf"].body == 4
+    assert t.state.traps["trap1"].state == "sprung"
+    assert t.state.round == 2  # the Dwarf plays alone: the turn ended, a new round began

@@ -208,3 +208,32 @@ def test_pass_through_rock_lists_every_neighbour_on_the_board_except_what_is_see
     assert moves == {(3, 0)}
     with pytest.raises(IllegalAction, match="off the board"):
         act(s, 2, Move("elf", (2, -1)))
+
+
+def test_courage_stays_while_a_monster_is_in_sight_at_the_end_of_the_turn():
+    s = cast(caster([("orc", (5, 0))]), "courage", "wizard").state
+    s = act(s, 2, EndTurn("wizard")).state
+    assert "courage" in s.heroes["wizard"].effects
+
+
+def test_genie_cannot_open_a_door_the_caster_cannot_see():
+    # two doors on room a's east wall; the Barbarian stands between the Wizard and the upper one
+    q = build_quest("aaaaPbbb\naaaaPbbb", doors=[((3, 0), (4, 0)), ((3, 1), (4, 1))])
+    s = caster(quest=q, wizard=(0, 0), barbarian=(2, 0))
+    targets = {a.target for a in legal_actions(s, 2) if isinstance(a, CastSpell)}
+    assert "d2" in targets and "d1" not in targets
+    with pytest.raises(IllegalAction):
+        cast(s, "genie", "d1")
+
+
+def test_a_helpful_spell_cannot_target_a_hero_out_of_sight():
+    q = build_quest(
+        "aaa.bbb",
+        hero_starts={h: (0, 0) for h in ("barbarian", "dwarf", "elf")} | {"wizard": (0, 0)},
+    )
+    s = caster(quest=q, wizard=(0, 0), barbarian=(5, 0))
+    assert not [
+        a for a in legal_actions(s, 2) if isinstance(a, CastSpell) and a.target == "barbarian"
+    ]
+    with pytest.raises(IllegalAction):
+        cast(s, "courage", "barbarian")

@@ -113,3 +113,36 @@ def test_monsters_never_spring_traps():
     s = zargon_turn(place(start(q), barbarian=(0, 1), dwarf=None, elf=None, wizard=None))
     s = act(s, ZARGON, MonsterMove("m1", (3, 0))).state
     assert s.traps["trap1"].state == "armed" and s.traps["trap1"].pub is None
+
+
+def test_monster_stats_are_the_table_of_rules_md():
+    from apps.rules.data import MONSTERS
+
+    table = {
+        kind: (m.move, m.attack, m.defend, m.body, m.mind, m.undead) for kind, m in MONSTERS.items()
+    }
+    assert table == {
+        "goblin": (10, 2, 1, 1, 1, False),
+        "orc": (8, 3, 2, 1, 2, False),
+        "abomination": (6, 3, 3, 2, 3, False),
+        "skeleton": (6, 2, 2, 1, 0, True),
+        "zombie": (5, 2, 3, 1, 0, True),
+        "mummy": (4, 3, 4, 2, 0, True),
+        "dread_warrior": (7, 4, 4, 3, 3, False),
+        "gargoyle": (6, 4, 5, 3, 4, False),
+        "dread_warden": (6, 4, 4, 4, 4, False),
+    }
+
+
+def test_monsters_obey_walls():
+    q = build_quest(
+        "aaabbb\naaabbb",
+        monsters=[("orc", (2, 0)), ("goblin", (3, 1))],
+        hero_starts={h: (0, 1) for h in ("barbarian", "dwarf", "elf", "wizard")},
+    )
+    s = zargon_turn(start(q))
+    s.areas["b"] = "a2"
+    s.monsters["mon2"].pub = "m2"
+    assert MonsterMove("m1", (3, 0)) not in legal_actions(s, ZARGON)
+    with pytest.raises(IllegalAction, match="wall"):
+        act(s, ZARGON, MonsterMove("m1", (3, 0)))
