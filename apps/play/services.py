@@ -29,6 +29,7 @@ from django.utils import timezone
 from apps import rules
 from apps.accounts.models import User
 from apps.play.models import ActionReceipt, Game, GameEvent
+from apps.play.tasks import turn_passed_enqueue
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
 from apps.rules.data import heroes_of_seat
@@ -188,6 +189,9 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
+        transaction.on_commit(
+            functools.partial(turn_passed_enqueue, game.pk, game.version, game.turn_started)
+        )
     return game
 
 
@@ -312,9 +316,14 @@ def quest_apply_action(
         GameEvent.objects.bulk_create(rows)
 
         fields = ["state", "version", "outcome", "updated"]
-        if rules.seats_to_move(new_state) != rules.seats_to_move(state):
+        seats_changed = rules.seats_to_move(new_state) != rules.seats_to_move(state)
+        if seats_changed or new_state.round != state.round:  # the clock of turns.py
             game.turn_started, game.reminded_at = timezone.now(), None
             fields += ["turn_started", "reminded_at"]
+        if seats_changed:  # tell the players now to move (or everyone the outcome)
+            transaction.on_commit(
+                functools.partial(turn_passed_enqueue, game.pk, version, game.turn_started)
+            )
         game.state = new_state.to_json()
         game.version = version
         game.outcome = new_state.outcome or ""

@@ -1,3 +1,4 @@
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -9,12 +10,40 @@ SEAT_CHOICES = [
     for n in range(services.MIN_SEATS, services.MAX_SEATS + 1)
 ]
 
+TURN_TIME_LIMIT_CHOICES = [("", "No limit"), ("1", "1 hour"), ("12", "12 hours")] + [
+    (str(h), f"{h} hours") for h in (24, 48, 72)
+]
+REMINDER_CHOICES = [("", "No reminder"), ("1", "after 1 hour")] + [
+    (str(h), f"after {h} hours") for h in (6, 12, 24, 48)
+]
+
+
+def _hours(value: str) -> timedelta | None:
+    return timedelta(hours=int(value)) if value else None
+
 
 class RoomCreateForm(forms.Form):
     name = forms.CharField(max_length=services.NAME_MAX_LENGTH, strip=True)
     seats = forms.TypedChoiceField(choices=SEAT_CHOICES, coerce=int, initial=services.MAX_SEATS)
     quest: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None, to_field_name="slug", empty_label=None
+    )
+    turn_time_limit = forms.TypedChoiceField(
+        label="Turn time limit",
+        choices=TURN_TIME_LIMIT_CHOICES,
+        coerce=_hours,
+        empty_value=None,
+        required=False,
+        help_text="A hero turn that runs out ends by itself; Zargon's monsters are then played "
+        "by the built-in AI.",
+    )
+    reminder_after = forms.TypedChoiceField(
+        label="Remind the player to move",
+        choices=REMINDER_CHOICES,
+        coerce=_hours,
+        empty_value=None,
+        required=False,
+        help_text="One reminder per turn (by email for players who want reminders).",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -23,3 +52,10 @@ class RoomCreateForm(forms.Form):
         assert isinstance(quest_field, forms.ModelChoiceField)
         quest_field.queryset = services.quest_choices()  # per request: admins toggle quests
         quest_field.initial = "ashen_vault"
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        limit, reminder = cleaned.get("turn_time_limit"), cleaned.get("reminder_after")
+        if limit is not None and reminder is not None and reminder >= limit:
+            self.add_error("reminder_after", "The reminder must come before the time limit.")
+        return cleaned

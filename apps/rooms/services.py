@@ -6,6 +6,7 @@ play) and sets `room.status` to playing.
 """
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Literal
 
 from django.apps import apps
@@ -76,13 +77,47 @@ def _enabled_quest(slug: str) -> models.Model:
     return quest
 
 
-def room_create(*, host: User, name: str, seat_count: int, quest_slug: str = "ashen_vault") -> Room:
-    """Create an open room with empty seats 1..seat_count. The host still has to take a seat."""
+def _validate_turn_times(
+    turn_time_limit: timedelta | None, reminder_after: timedelta | None
+) -> None:
+    for value in (turn_time_limit, reminder_after):
+        if value is not None and value <= timedelta(0):
+            raise RoomError("Turn times must be longer than zero.")
+    if (
+        turn_time_limit is not None
+        and reminder_after is not None
+        and reminder_after >= turn_time_limit
+    ):
+        raise RoomError("The reminder must come before the turn time limit runs out.")
+
+
+def room_create(
+    *,
+    host: User,
+    name: str,
+    seat_count: int,
+    quest_slug: str = "ashen_vault",
+    turn_time_limit: timedelta | None = None,
+    reminder_after: timedelta | None = None,
+) -> Room:
+    """Create an open room with empty seats 1..seat_count. The host still has to take a seat.
+
+    `turn_time_limit`: how long a seat has for its turn before it ends by itself (Zargon's phase
+    is then played by the monster AI); `reminder_after`: when the seat to move is reminded.
+    """
     name = _validated_name(name)
     _validate_seat_count(seat_count)
+    _validate_turn_times(turn_time_limit, reminder_after)
     quest = _enabled_quest(quest_slug)
     with transaction.atomic():
-        room = Room.objects.create(name=name, host=host, quest_id=quest.pk, seat_count=seat_count)
+        room = Room.objects.create(
+            name=name,
+            host=host,
+            quest_id=quest.pk,
+            seat_count=seat_count,
+            turn_time_limit=turn_time_limit,
+            reminder_after=reminder_after,
+        )
         Seat.objects.bulk_create(
             Seat(room=room, number=number) for number in range(1, seat_count + 1)
         )

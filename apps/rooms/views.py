@@ -58,6 +58,8 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 seat_count=form.cleaned_data["seats"],
                 quest_slug=form.cleaned_data["quest"].slug,
+                turn_time_limit=form.cleaned_data.get("turn_time_limit"),
+                reminder_after=form.cleaned_data.get("reminder_after"),
             )
         except services.RoomError as error:
             form.add_error(None, error.message)

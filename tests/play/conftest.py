@@ -2,7 +2,7 @@
 
 import itertools
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from apps.play.services import game_launch
 from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
+from config.celery import app as celery_app
 
 PASSWORD = "lantern-crypt-7781"
 QUEST_FILE = Path(__file__).resolve().parents[2] / "apps" / "rules" / "quests" / "ashen_vault.yaml"
@@ -96,3 +97,17 @@ def post_action(
 def fast_password_hashing(settings: Any) -> None:
     """Creating users is most of these tests' setup; the real hasher is slow on purpose."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def celery_eager() -> Iterator[None]:
+    """Tasks enqueued after a commit (the turn notifications) run in-process, not through the
+    broker that a dev worker may be consuming; test_play_turns.py keeps a real-worker test."""
+    saved = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
+    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = saved
+    # A task sent here cached this thread's result backend (disabled): let later tests that
+    # configure one (tests/config/test_celery.py) get theirs.
+    celery_app._backend_cache = None
+    celery_app._local.__dict__.pop("backend", None)

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from apps.notifications import views
+
+app_name = "notifications"
+
+urlpatterns = [
+    path("", views.notification_list, name="list"),
+    path("read", views.notification_read_all, name="read_all"),
+    path("<int:notification_id>/", views.notification_open, name="open"),
+    path("<int:notification_id>/read", views.notification_read, name="read"),
+]

@@ -1,0 +1,50 @@
+from typing import cast
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.accounts.models import User
+from apps.notifications import services
+
+
+@login_required
+@require_GET
+def notification_list(request: HttpRequest) -> HttpResponse:
+    user = cast(User, request.user)
+    context = {
+        "notifications": services.notifications_for(user=user),
+        "unread": services.notification_unread_count(user=user),
+    }
+    return render(request, "notifications/list.html", context)
+
+
+@login_required
+@require_GET
+def notification_open(request: HttpRequest, notification_id: int) -> HttpResponse:
+    """Follow a notification's link, marking it read."""
+    notification = services.notification_open(
+        user=cast(User, request.user), notification_id=notification_id
+    )
+    if notification is None:
+        raise Http404("No such notification.")
+    target = notification.url
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return redirect(target)
+    return redirect("notifications:list")
+
+
+@login_required
+@require_POST
+def notification_read(request: HttpRequest, notification_id: int) -> HttpResponse:
+    services.notification_mark_read(user=cast(User, request.user), notification_id=notification_id)
+    return redirect("notifications:list")
+
+
+@login_required
+@require_POST
+def notification_read_all(request: HttpRequest) -> HttpResponse:
+    services.notification_mark_read(user=cast(User, request.user))
+    return redirect("notifications:list")

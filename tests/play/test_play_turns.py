@@ -1,0 +1,439 @@
+"""Turns over days: your-turn notifications, reminders, timeouts and the monster AI."""
+
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.conf import settings
+from django.core import mail
+from django.db import connection
+from django.utils import timezone
+
+from apps import rules
+from apps.accounts.models import User
+from apps.notifications.models import Notification
+from apps.play.models import ActionReceipt, Game, GameEvent
+from apps.play.services import game_launch, game_verify, quest_apply_action
+from apps.play.tasks import sweep_turns
+from apps.play.turns import game_time_out, turns_sweep
+from apps.rooms.models import Room
+from config.celery import app
+
+from .bot import Bot
+from .conftest import GameMaker, RoomMaker, client_for, make_user
+
+pytestmark = pytest.mark.django_db
+
+Capture = Callable[..., Any]
+HOUR = timedelta(hours=1)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def launch(
+    make_room: RoomMaker,
+    seats: int = 5,
+    *,
+    limit: timedelta | None = None,
+    reminder: timedelta | None = None,
+) -> tuple[Game, dict[int, User]]:
+    room, users = make_room(seats)
+    Room.objects.filter(pk=room.pk).update(turn_time_limit=limit, reminder_after=reminder)
+    return game_launch(room_id=room.pk, user=users[1], seed=1), users
+
+
+def state_of(game: Game) -> rules.State:
+    game.refresh_from_db()
+    return rules.State.from_json(game.state, rules.load_quest("ashen_vault"))
+
+
+def end_turn(game: Game, hero: str) -> None:
+    game.refresh_from_db()
+    seat = rules.seats_to_move(state_of(game))[0]
+    quest_apply_action(
+        game_id=game.pk,
+        seat=seat,
+        action={"type": "end_turn", "hero": hero},
+        expected_version=game.version,
+        key=uuid.uuid4().hex,
+    )
+
+
+def play_until_zargon_commands_monsters(game: Game, limit: int = 1500) -> None:
+    """The heroes play (a bot) until Zargon has revealed monsters to command."""
+    bot = Bot(7)
+    for _ in range(limit):
+        state = state_of(game)
+        seats = rules.seats_to_move(state)
+        assert seats, "the quest ended before Zargon's phase"
+        if seats == [1]:
+            return
+        action = bot.choose(rules.seat_view(state, seats[0]))
+        assert action is not None
+        quest_apply_action(
+            game_id=game.pk,
+            seat=seats[0],
+            action=action,
+            expected_version=game.version,
+            key=uuid.uuid4().hex,
+        )
+    raise AssertionError("Zargon never got a phase")
+
+
+def notes(user: User, kind: str | None = None) -> list[Notification]:
+    found = Notification.objects.filter(user=user).order_by("id")
+    return list(found.filter(kind=kind) if kind else found)
+
+
+def system_actions(game: Game) -> list[GameEvent]:
+    return [
+        e
+        for e in game.events.filter(kind=GameEvent.Kind.ACTION).order_by("seq")
+        if e.payload["system"]
+    ]
+
+
+# --- your turn ---------------------------------------------------------------------------------
+
+
+def test_launch_tells_the_first_player_only(
+    make_room: RoomMaker, django_capture_on_commit_callbacks: Capture
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game, users = launch(make_room)
+
+    [note] = Notification.objects.all()
+    assert note.user == users[2] and note.kind == "your_turn"
+    assert note.title == "Your turn in Friday table: the Barbarian"
+    assert note.url == f"/games/{game.pk}/"
+    [email] = mail.outbox
+    assert email.to == [users[2].email] and email.subject == note.title
+    assert f"{settings.SITE_URL}/games/{game.pk}/" in email.body
+
+
+def test_the_next_seat_is_told_and_emailed_only_if_it_wants(
+    make_room: RoomMaker, django_capture_on_commit_callbacks: Capture
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game, users = launch(make_room)
+    User.objects.filter(pk=users[3].pk).update(email_on_turn=False)
+    mail.outbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        end_turn(game, "barbarian")
+    [note] = notes(users[3])
+    assert note.title == "Your turn in Friday table: the Dwarf"
+    assert mail.outbox == []  # the Dwarf's player wants no turn emails
+
+    with django_capture_on_commit_callbacks(execute=True):
+        end_turn(game, "dwarf")
+    assert [n.title for n in notes(users[4])] == ["Your turn in Friday table: the Elf"]
+    assert [m.to for m in mail.outbox] == [[users[4].email]]
+
+
+def test_a_seat_playing_its_next_hero_is_not_told_again(
+    make_room: RoomMaker, django_capture_on_commit_callbacks: Capture
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game, users = launch(make_room, seats=3)  # seat 2: Barbarian and Dwarf
+        end_turn(game, "barbarian")
+    assert len(notes(users[2])) == 1 and notes(users[3]) == []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        end_turn(game, "dwarf")
+    assert [n.title for n in notes(users[3])] == ["Your turn in Friday table: the Elf"]
+
+
+def test_zargons_phase_and_the_end_reach_the_players_and_no_one_else(
+    make_room: RoomMaker,
+    django_capture_on_commit_callbacks: Capture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stranger = make_user()
+    with django_capture_on_commit_callbacks(execute=True):
+        game, users = launch(make_room, seats=2)
+        play_until_zargon_commands_monsters(game)
+    zargon = notes(users[1], "your_turn")
+    assert [n.title for n in zargon] == ["Zargon's phase in Friday table"]
+
+    real_apply = rules.apply
+
+    def ending_apply(state: Any, seat: int, action: Any) -> Any:
+        transition = real_apply(state, seat, action)
+        transition.state.outcome = "zargon"
+        return transition
+
+    monkeypatch.setattr(rules, "apply", ending_apply)
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        quest_apply_action(
+            game_id=game.pk,
+            seat=1,
+            action={"type": "end_phase"},
+            expected_version=game.version,
+            key="the-end",
+        )
+    for user in users.values():
+        [over] = notes(user, "game_over")
+        assert over.title == "Game over in Friday table: Zargon won"
+    assert notes(stranger) == []
+
+
+def test_a_broken_broker_does_not_break_the_action(
+    make_room: RoomMaker,
+    django_capture_on_commit_callbacks: Capture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def down(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr("apps.play.tasks.turn_passed.delay", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        game, _ = launch(make_room)
+        end_turn(game, "barbarian")
+    game.refresh_from_db()
+    assert game.version == 1 and not Notification.objects.exists()
+
+
+# --- reminders ---------------------------------------------------------------------------------
+
+
+def test_a_reminder_is_sent_once_per_turn(
+    make_room: RoomMaker, django_capture_on_commit_callbacks: Capture, time_machine: Any
+) -> None:
+    game, users = launch(make_room, reminder=HOUR)
+    User.objects.filter(pk=users[3].pk).update(email_reminders=False)
+    start = timezone.now()
+
+    time_machine.move_to(start + timedelta(minutes=59))
+    assert turns_sweep().reminded == []
+    time_machine.move_to(start + timedelta(minutes=61))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turns_sweep().reminded == [game.pk]
+        assert sweep_turns() == {"reminded": [], "timed_out": [], "failed": []}
+    time_machine.move_to(start + timedelta(hours=5))
+    assert turns_sweep().reminded == []
+
+    [reminder] = notes(users[2], "reminder")
+    assert reminder.title == "Reminder: Your turn in Friday table: the Barbarian"
+    assert [m.subject for m in mail.outbox] == [reminder.title]
+    game.refresh_from_db()
+    assert game.reminded_at is not None
+
+    # The next turn is a new clock: reminded again, this player without an email.
+    mail.outbox.clear()
+    end_turn(game, "barbarian")
+    game.refresh_from_db()
+    assert game.reminded_at is None
+    time_machine.move_to(start + timedelta(hours=6, minutes=2))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turns_sweep().reminded == [game.pk]
+    assert [n.title for n in notes(users[3], "reminder")] == [
+        "Reminder: Your turn in Friday table: the Dwarf"
+    ]
+    assert mail.outbox == []
+
+
+def test_games_without_limits_or_over_are_left_alone(
+    make_room: RoomMaker, time_machine: Any
+) -> None:
+    launch(make_room)
+    over, _ = launch(make_room, limit=HOUR, reminder=HOUR / 2)
+    Game.objects.filter(pk=over.pk).update(outcome="zargon")
+    Room.objects.filter(pk=over.room_id).update(status=Room.Status.FINISHED)
+    time_machine.move_to(timezone.now() + timedelta(days=30))
+
+    report = turns_sweep()
+
+    assert (report.reminded, report.timed_out, report.failed) == ([], [], [])
+    assert not Notification.objects.exists()
+
+
+# --- timeouts ----------------------------------------------------------------------------------
+
+
+def test_a_timed_out_hero_turn_ends_exactly_once(
+    make_room: RoomMaker, django_capture_on_commit_callbacks: Capture, time_machine: Any
+) -> None:
+    game, users = launch(make_room, limit=HOUR, reminder=HOUR / 2)
+    start = timezone.now()
+    time_machine.move_to(start + timedelta(minutes=59))
+    assert turns_sweep().timed_out == []
+
+    time_machine.move_to(start + timedelta(minutes=61))
+    with django_capture_on_commit_callbacks(execute=True):
+        first = turns_sweep()
+        second = turns_sweep()
+        again = game_time_out(game_id=game.pk)
+    assert (first.timed_out, second.timed_out, again) == ([game.pk], [], False)
+    assert first.reminded == []  # the turn ended: no reminder for it
+
+    [action] = system_actions(game)
+    assert action.payload["action"] == {"type": "end_turn", "hero": "barbarian"}
+    assert action.seat is None  # the system acted
+    state = state_of(game)
+    assert game.version == 1 and rules.seats_to_move(state) == [3]
+    assert [n.title for n in notes(users[2], "timeout")] == ["Your turn in Friday table timed out"]
+    assert [n.title for n in notes(users[3], "your_turn")] == [
+        "Your turn in Friday table: the Dwarf"
+    ]
+
+    # The key is derived from (game, version): submitting the timeout again changes nothing.
+    [receipt] = ActionReceipt.objects.filter(game=game)
+    assert receipt.key == f"timeout-{game.pk}-0"
+    replayed = quest_apply_action(
+        game_id=game.pk,
+        seat=2,
+        action={"type": "end_turn", "hero": "barbarian"},
+        expected_version=0,
+        key=receipt.key,
+        system=True,
+    )
+    assert replayed == receipt.response
+    game.refresh_from_db()
+    assert game.version == 1 and game_verify(game_id=game.pk).ok
+
+
+def test_a_timed_out_seat_with_two_heroes_ends_both_turns(
+    make_room: RoomMaker, time_machine: Any
+) -> None:
+    game, _ = launch(make_room, seats=3, limit=12 * HOUR)
+    time_machine.move_to(timezone.now() + 13 * HOUR)
+
+    assert turns_sweep().timed_out == [game.pk]
+
+    assert [a.payload["action"]["hero"] for a in system_actions(game)] == ["barbarian", "dwarf"]
+    assert rules.seats_to_move(state_of(game)) == [3]
+    game.refresh_from_db()
+    assert game.turn_started is not None and game.turn_started > timezone.now() - HOUR
+
+
+def test_a_timed_out_zargon_phase_is_played_by_the_monster_ai(
+    make_room: RoomMaker, django_capture_on_commit_callbacks: Capture, time_machine: Any
+) -> None:
+    game, users = launch(make_room, seats=2, limit=24 * HOUR)
+    play_until_zargon_commands_monsters(game)
+    before = state_of(game)
+    version = game.version
+    time_machine.move_to(timezone.now() + 25 * HOUR)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turns_sweep().timed_out == [game.pk]
+        assert turns_sweep().timed_out == []
+
+    after = state_of(game)
+    assert after.phase == "heroes" and after.round == before.round + 1
+    played = system_actions(game)
+    assert played and played[-1].payload["action"] == {"type": "end_phase"}
+    assert all(a.payload["seat"] == 1 for a in played)
+    assert len(played) == game.version - version
+    keys = set(ActionReceipt.objects.filter(game=game, seat=1).values_list("key", flat=True))
+    assert keys == {f"ai-{game.pk}-{v}" for v in range(version, game.version)}
+    assert [n.title for n in notes(users[1], "timeout")] == [
+        "Zargon's phase in Friday table timed out"
+    ]
+    assert notes(users[2], "your_turn")[-1].title.startswith("Your turn in Friday table: the ")
+    assert game_verify(game_id=game.pk).ok
+
+
+# --- the room form and the schedule ------------------------------------------------------------
+
+
+def test_the_room_form_sets_the_turn_time_limit_and_reminder(make_room: RoomMaker) -> None:
+    _, users = make_room(2, fill=False)  # makes the quest row and a user
+    client = client_for(users[1])
+    form = {"name": "Slow table", "seats": 3, "quest": "ashen_vault"}
+
+    page = client.get("/rooms/new")
+    assert b"Turn time limit" in page.content and b"48 hours" in page.content
+    response = client.post("/rooms/new", {**form, "turn_time_limit": "48", "reminder_after": "12"})
+    assert response.status_code == 302
+    created = Room.objects.get(name="Slow table")
+    assert (created.turn_time_limit, created.reminder_after) == (48 * HOUR, 12 * HOUR)
+
+    refused = client.post("/rooms/new", {**form, "turn_time_limit": "1", "reminder_after": "6"})
+    assert refused.status_code == 200 and b"before the time limit" in refused.content
+    client.post("/rooms/new", {**form, "name": "Relaxed"})
+    relaxed = Room.objects.get(name="Relaxed")
+    assert (relaxed.turn_time_limit, relaxed.reminder_after) == (None, None)
+
+
+def test_beat_sweeps_every_minute() -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["play.sweep_turns"]
+    assert entry["task"] == "play.sweep_turns" and entry["schedule"] == 60.0
+    assert "play.sweep_turns" in app.tasks and "play.turn_passed" in app.tasks
+
+
+# --- through a real worker and on PostgreSQL ---------------------------------------------------
+
+
+@pytest.fixture
+def real_worker() -> Iterator[None]:
+    """A real worker thread on the configured broker, on a queue of its own (a dev worker
+    consuming the default queue must not take these tasks)."""
+    queue = f"test-turns-{uuid.uuid4().hex[:12]}"
+    saved = app.conf.task_always_eager, app.conf.task_default_queue
+    app.conf.task_always_eager, app.conf.task_default_queue = False, queue
+    try:
+        with start_worker(
+            app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[queue]
+        ):
+            yield
+    finally:
+        app.conf.task_always_eager, app.conf.task_default_queue = saved
+        app._backend_cache = None
+        app._local.__dict__.pop("backend", None)
+
+
+def wait_for(check: Callable[[], bool], seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "the worker did not get there in time"
+        time.sleep(0.1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_notifies_and_sweeps(make_room: RoomMaker, real_worker: None) -> None:
+    game, users = launch(make_room, limit=HOUR)  # commits: the task goes through the broker
+    wait_for(lambda: Notification.objects.filter(user=users[2], kind="your_turn").exists())
+
+    Game.objects.filter(pk=game.pk).update(turn_started=timezone.now() - 2 * HOUR)
+    sweep_turns.delay()
+    wait_for(lambda: Notification.objects.filter(user=users[3], kind="your_turn").exists())
+
+    assert [n.kind for n in notes(users[2])] == ["your_turn", "timeout"]
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_sweeps_time_a_turn_out_once(postgres: None, make_game: GameMaker) -> None:
+    game, users = make_game(5)
+    Room.objects.filter(pk=game.room_id).update(turn_time_limit=HOUR)
+    Game.objects.filter(pk=game.pk).update(turn_started=timezone.now() - 2 * HOUR)
+    barrier = threading.Barrier(4)
+    results: list[Any] = []
+
+    def sweep() -> None:
+        barrier.wait()
+        try:
+            results.append(turns_sweep().timed_out)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweep) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+
+    assert sorted(results) == [[], [], [], [game.pk]]
+    assert len(system_actions(game)) == 1
+    assert len(notes(users[2], "timeout")) == 1
