@@ -108,6 +108,26 @@ def _game(game_id: int, *, lock: bool = False) -> Game | None:
     return games.filter(pk=game_id).first()
 
 
+def _notify_seats_to_move(game: Game, users: dict[int, User], *, reminder: bool) -> int:
+    """Tell each player now to move that it is their turn (or remind them); how many were told."""
+    state = _game_state(game)
+    sent = 0
+    for seat in rules.seats_to_move(state):
+        user = users.get(seat)
+        if user is None:
+            continue
+        notification_send(
+            user=user,
+            kind=Kind.REMINDER if reminder else Kind.YOUR_TURN,
+            title=_turn_title(state, seat, game.room, reminder=reminder),
+            body=_turn_body(state, seat, game, game.room),
+            url=_game_url(game),
+            email=user.email_reminders if reminder else user.email_on_turn,
+        )
+        sent += 1
+    return sent
+
+
 # --- the turn passed ---------------------------------------------------------------------------
 
 
@@ -139,20 +159,7 @@ def turn_notify(*, game_id: int, version: int, turn_started: datetime | None) ->
                 )
                 sent += 1
             return sent
-        state = _game_state(game)
-        for seat in rules.seats_to_move(state):
-            user = users.get(seat)
-            if user is None:
-                continue
-            notification_send(
-                user=user,
-                kind=Kind.YOUR_TURN,
-                title=_turn_title(state, seat, room),
-                body=_turn_body(state, seat, game, room),
-                url=url,
-                email=user.email_on_turn,
-            )
-            sent += 1
+        sent += _notify_seats_to_move(game, users, reminder=False)
     return sent
 
 
@@ -245,20 +252,7 @@ def game_remind(*, game_id: int, now: datetime | None = None) -> bool:
         ).update(reminded_at=now)
         if not claimed:
             return False
-        state = _game_state(game)
-        users = _seat_users(game)
-        for seat in rules.seats_to_move(state):
-            user = users.get(seat)
-            if user is None:
-                continue
-            notification_send(
-                user=user,
-                kind=Kind.REMINDER,
-                title=_turn_title(state, seat, room, reminder=True),
-                body=_turn_body(state, seat, game, room),
-                url=_game_url(game),
-                email=user.email_reminders,
-            )
+        _notify_seats_to_move(game, _seat_users(game), reminder=True)
     return True
 
 

@@ -4,10 +4,11 @@ Rule violations answer 422 `{"detail": "..."}`, unknown or hidden rooms 404; a b
 match the schema gets 400 (config/api.py's handler for ninja's ValidationError).
 """
 
+from datetime import timedelta
 from typing import Literal, cast
 
 from django.http import HttpRequest
-from ninja import Router, Schema, Status
+from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from apps.accounts.models import User
@@ -21,6 +22,12 @@ class RoomIn(Schema):
     name: str
     seats: int
     quest: str = "ashen_vault"
+    turn_time_limit_hours: int | None = Field(
+        None, ge=1, le=24 * 14, description="A turn ends by itself after this long."
+    )
+    reminder_after_hours: int | None = Field(
+        None, ge=1, le=24 * 14, description="The seat to move is reminded after this long."
+    )
 
 
 class SeatOut(Schema):
@@ -40,6 +47,8 @@ class RoomOut(Schema):
     host: str
     seats: list[SeatOut]
     game_id: int | None
+    turn_time_limit_hours: int | None
+    reminder_after_hours: int | None
 
 
 class ErrorOut(Schema):
@@ -68,7 +77,17 @@ def _room_out(room: Room) -> RoomOut:
         host=room.host.username,
         seats=seats,
         game_id=services.room_game_id(room=room),
+        turn_time_limit_hours=_hours(room.turn_time_limit),
+        reminder_after_hours=_hours(room.reminder_after),
     )
+
+
+def _hours(duration: timedelta | None) -> int | None:
+    return None if duration is None else int(duration.total_seconds() // 3600)
+
+
+def _duration(hours: int | None) -> timedelta | None:
+    return None if hours is None else timedelta(hours=hours)
 
 
 def _visible_room(request: HttpRequest, room_id: int) -> Room:
@@ -92,6 +111,8 @@ def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
             name=payload.name,
             seat_count=payload.seats,
             quest_slug=payload.quest,
+            turn_time_limit=_duration(payload.turn_time_limit_hours),
+            reminder_after=_duration(payload.reminder_after_hours),
         )
     except services.RoomError as error:
         raise _unprocessable(error) from None

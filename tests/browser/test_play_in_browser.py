@@ -11,23 +11,20 @@ Chromium is Debian's /usr/bin/chromium; Playwright never downloads a browser.
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.db import connection
+
+from tests.servers import ROOT, daphne, server_env, shared_database_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -53,32 +50,6 @@ def skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def postgres_url() -> str:
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def wait_until_serving(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 40
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"daphne exited:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.25)
-    raise AssertionError(f"daphne did not start:\n{log.read_text()}")
-
-
 @pytest.fixture
 def chromium() -> str:
     if not CHROMIUM.exists():
@@ -89,15 +60,11 @@ def chromium() -> str:
 @pytest.fixture
 def site(transactional_db: None, tmp_path: Path) -> Iterator[str]:
     """A daphne process serving the whole site; yields its base URL."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "SECRET_KEY": settings.SECRET_KEY,
-        "DEBUG": "true",  # static files through WhiteNoise's finders, no collectstatic
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CELERY_BROKER_URL": "memory://",  # notifications are queued, never run, no files
-        "LOG_LEVEL": "WARNING",
-    }
+    env = server_env(
+        DEBUG="true",  # static files through WhiteNoise's finders, no collectstatic
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        CELERY_BROKER_URL="memory://",  # notifications are queued, never run, no files
+    )
     if connection.vendor == "sqlite":
         env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'site.sqlite3'}"
         for command in (["migrate", "--noinput"], ["load_quests"]):
@@ -112,27 +79,9 @@ def site(transactional_db: None, tmp_path: Path) -> Iterator[str]:
         from apps.quests.services import quest_sync_shipped
 
         quest_sync_shipped()
-        env["DATABASE_URL"] = postgres_url()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tmp_path / "daphne.log"
-    daphne = Path(sys.executable).parent / "daphne"
-    process = subprocess.Popen(
-        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_until_serving(base, process, log)
+        env["DATABASE_URL"] = shared_database_url()
+    with daphne(env, tmp_path) as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 @dataclass

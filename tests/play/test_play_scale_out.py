@@ -3,11 +3,6 @@ reaches a websocket held by process B (design.md, "Live updates")."""
 
 import asyncio
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,79 +10,21 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 
 from apps.accounts.services import token_issue
+from tests.servers import daphne, server_env, shared_database_url
 
 from .conftest import GameMaker
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-DAPHNE = Path(sys.executable).parent / "daphne"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def database_url() -> str:
-    """The URL of the test database this test writes to (the processes must see its rows)."""
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def wait_until_serving(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"daphne on {port} exited:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"daphne on {port} did not start:\n{log.read_text()}")
-
 
 @pytest.fixture
 def two_processes(redis_url: str, tmp_path: Path) -> Iterator[tuple[int, int]]:
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis_url,
-        "SECRET_KEY": settings.SECRET_KEY,
-        "LOG_LEVEL": "WARNING",
-    }
-    ports = (free_port(), free_port())
-    processes = []
-    try:
-        for port in ports:
-            log = tmp_path / f"daphne-{port}.log"
-            process = subprocess.Popen(
-                [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-                cwd=ROOT,
-                env=env,
-                stdout=log.open("wb"),
-                stderr=subprocess.STDOUT,
-            )
-            processes.append(process)
-            wait_until_serving(port, process, log)
-        yield ports
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    env = server_env(DATABASE_URL=shared_database_url(), REDIS_URL=redis_url)
+    with daphne(env, tmp_path) as base_a, daphne(env, tmp_path) as base_b:
+        yield int(base_a.rsplit(":", 1)[1]), int(base_b.rsplit(":", 1)[1])
 
 
 def post_json(url: str, body: dict[str, Any], token: str) -> dict[str, Any]:

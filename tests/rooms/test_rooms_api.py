@@ -1,4 +1,5 @@
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -41,7 +42,29 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
             {"number": 3, "user": None, "role": "heroes", "heroes": ["elf", "wizard"]},
         ],
         "game_id": None,
+        "turn_time_limit_hours": None,
+        "reminder_after_hours": None,
     }
+
+
+def test_create_room_with_a_turn_time_limit_and_a_reminder(
+    host_client: Client, quest: QuestDefinition
+) -> None:
+    body = {
+        "name": "Slow table",
+        "seats": 2,
+        "turn_time_limit_hours": 48,
+        "reminder_after_hours": 24,
+    }
+
+    response = post_json(host_client, "/api/rooms", body)
+
+    assert response.status_code == 201
+    assert response.json()["turn_time_limit_hours"] == 48
+    assert response.json()["reminder_after_hours"] == 24
+    room = Room.objects.get()
+    assert room.turn_time_limit == timedelta(hours=48)
+    assert room.reminder_after == timedelta(hours=24)
 
 
 @pytest.mark.parametrize(
@@ -50,6 +73,10 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         ({"name": "T", "seats": 6}, "2 to 5 seats"),
         ({"name": "T", "seats": 3, "quest": "the_pit"}, "no quest called"),
         ({"name": " ", "seats": 3}, "Give the room a name"),
+        (
+            {"name": "T", "seats": 3, "turn_time_limit_hours": 2, "reminder_after_hours": 3},
+            "reminder must come before",
+        ),
     ],
 )
 def test_create_room_rule_violations_are_422(
@@ -62,8 +89,13 @@ def test_create_room_rule_violations_are_422(
     assert not Room.objects.exists()
 
 
-def test_malformed_body_is_refused(host_client: Client, quest: QuestDefinition) -> None:
-    response = post_json(host_client, "/api/rooms", {"seats": "many"})
+@pytest.mark.parametrize(
+    "body", [{"seats": "many"}, {"name": "T", "seats": 3, "turn_time_limit_hours": 0}]
+)
+def test_malformed_body_is_refused(
+    host_client: Client, quest: QuestDefinition, body: dict[str, Any]
+) -> None:
+    response = post_json(host_client, "/api/rooms", body)
 
     assert response.status_code == 400  # config/api.py maps schema errors to 400
     assert response.json()["detail"].startswith("Malformed request")
