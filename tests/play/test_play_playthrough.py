@@ -4,9 +4,11 @@ Seed 3 ends with the heroes' win and seed 1 with Zargon's (the bot is determinis
 each game is then verified by replaying its log, and every seat's log is checked for leaks.
 """
 
+import io
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from apps.play.models import Game, GameEvent
@@ -98,4 +100,7 @@ def test_a_bot_plays_the_ashen_vault_to_the_end_through_the_api(
     report = game_verify(game_id=game.pk)
     assert report.ok, report.problem
     assert report.actions == actions
+    out = io.StringIO()
+    call_command("verify_quest", str(game.pk), stdout=out)
+    assert f"game {game.pk}: OK: {actions} actions" in out.getvalue()
     assert_no_leaks(game, clients)
