@@ -147,3 +147,17 @@ def monster(state: State, pub: str) -> Any:
     m = state.monster_by_pub(pub)
     assert m is not None, f"no living revealed monster {pub}"
     return m
+
+
+OPEN_ROOM = """
+aaaaaaaaaaaa
+aaaaaaaaaaaa
+"""
+
+
+def monster_phase(monsters: list[tuple[str, Square]], **heroes: Square | None) -> State:
+    """Zargon's phase in one open 12x2 room: the Barbarian at (0, 0) unless moved, the other
+    heroes off the board unless placed, and the given monsters revealed."""
+    s = start(build_quest(OPEN_ROOM, monsters=monsters))
+    place(s, **{"barbarian": (0, 0), "dwarf": None, "elf": None, "wizard": None, **heroes})
+    return zargon_turn(s)

@@ -18,34 +18,30 @@ from apps.rules import (
 from apps.rules.ai import monster_phase_actions, next_monster_action
 from apps.rules.playout import pick
 
-from .builders import ZARGON, build_quest, monster, place, start, zargon_turn
-
-ROOM = """
-aaaaaaaaaaaa
-aaaaaaaaaaaa
-"""
-
-
-def phase(monsters, **heroes):
-    s = start(build_quest(ROOM, monsters=monsters))
-    place(s, **{"barbarian": (0, 0), "dwarf": None, "elf": None, "wizard": None, **heroes})
-    return zargon_turn(s)
+from .builders import (
+    OPEN_ROOM,
+    ZARGON,
+    build_quest,
+    monster,
+    monster_phase,
+    start,
+)
 
 
 def test_it_is_only_zargons_phase_that_the_ai_plays():
-    s = start(build_quest(ROOM, monsters=[("orc", (5, 0))]))
+    s = start(build_quest(OPEN_ROOM, monsters=[("orc", (5, 0))]))
     assert s.phase == "heroes"
     assert next_monster_action(s) is None
 
 
 def test_an_adjacent_hero_is_attacked_the_weakest_first():
-    s = phase([("orc", (1, 1))], barbarian=(1, 0), dwarf=(0, 1))
+    s = monster_phase([("orc", (1, 1))], barbarian=(1, 0), dwarf=(0, 1))
     s.heroes["dwarf"].body = 3
     assert next_monster_action(s) == MonsterAttack("m1", "dwarf")
 
 
 def test_a_monster_walks_to_the_hero_it_sees_then_attacks_and_ends():
-    s = phase([("orc", (6, 0))], barbarian=(0, 0))  # orc: Move 8
+    s = monster_phase([("orc", (6, 0))], barbarian=(0, 0))  # orc: Move 8
     actions = monster_phase_actions(s)
     moves = [a for a in actions if isinstance(a, MonsterMove)]
     assert [a.to[0] for a in moves] == [5, 4, 3, 2, 1]  # straight at the Barbarian
@@ -54,7 +50,7 @@ def test_a_monster_walks_to_the_hero_it_sees_then_attacks_and_ends():
 
 
 def test_each_monster_acts_in_turn_and_the_phase_ends():
-    s = phase([("orc", (3, 0)), ("goblin", (0, 1))], barbarian=(0, 0))
+    s = monster_phase([("orc", (3, 0)), ("goblin", (0, 1))], barbarian=(0, 0))
     actions = monster_phase_actions(s)
     assert actions[0] == MonsterMove("m1", (2, 0))
     assert MonsterAttack("m1", "barbarian") in actions
@@ -64,19 +60,19 @@ def test_each_monster_acts_in_turn_and_the_phase_ends():
 
 
 def test_with_no_hero_in_sight_the_monsters_stay_and_the_phase_ends():
-    s = phase([("orc", (6, 0))], barbarian=None)
+    s = monster_phase([("orc", (6, 0))], barbarian=None)
     assert next_monster_action(s) == EndPhase()
 
 
 def test_the_ai_is_deterministic():
-    s = phase([("orc", (6, 1)), ("goblin", (9, 0))], barbarian=(0, 0), elf=(0, 1))
+    s = monster_phase([("orc", (6, 1)), ("goblin", (9, 0))], barbarian=(0, 0), elf=(0, 1))
     assert monster_phase_actions(s) == monster_phase_actions(s)
     assert monster(s, "m1").position == (6, 1)  # the input state is untouched
 
 
 def test_the_ai_never_passes_through_figures():
     # A goblin blocks the corridor square next to the Barbarian: the orc goes round it.
-    s = phase([("goblin", (1, 0)), ("orc", (4, 0))], barbarian=(0, 0))
+    s = monster_phase([("goblin", (1, 0)), ("orc", (4, 0))], barbarian=(0, 0))
     state = s
     for action in monster_phase_actions(s):
         assert action in legal_actions(state, ZARGON)

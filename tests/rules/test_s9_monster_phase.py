@@ -11,22 +11,11 @@ from apps.rules import (
     legal_actions,
 )
 
-from .builders import ZARGON, act, build_quest, place, start, zargon_turn
-
-ROOM = """
-aaaaaaaaaaaa
-aaaaaaaaaaaa
-"""
-
-
-def phase(monsters, **heroes):
-    s = start(build_quest(ROOM, monsters=monsters))
-    place(s, **{"barbarian": (0, 0), "dwarf": None, "elf": None, "wizard": None, **heroes})
-    return zargon_turn(s)
+from .builders import OPEN_ROOM, ZARGON, act, build_quest, monster_phase, place, start, zargon_turn
 
 
 def test_monster_moves_up_to_its_move_value_square_by_square():
-    s = phase([("zombie", (11, 0))])  # Move 5
+    s = monster_phase([("zombie", (11, 0))])  # Move 5
     for x in range(10, 5, -1):
         s = act(s, ZARGON, MonsterMove("m1", (x, 0))).state
     with pytest.raises(IllegalAction, match="not enough movement"):
@@ -34,10 +23,10 @@ def test_monster_moves_up_to_its_move_value_square_by_square():
 
 
 def test_monster_may_attack_then_move_but_never_move_attack_move():
-    s = phase([("orc", (2, 0))], barbarian=(1, 0))
+    s = monster_phase([("orc", (2, 0))], barbarian=(1, 0))
     s = act(s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["white_shield"] * 5).state
     s = act(s, ZARGON, MonsterMove("m1", (3, 0))).state  # attacking first, then moving: fine
-    s2 = phase([("orc", (3, 0))], barbarian=(1, 0))
+    s2 = monster_phase([("orc", (3, 0))], barbarian=(1, 0))
     s2 = act(s2, ZARGON, MonsterMove("m1", (2, 0))).state
     s2 = act(s2, ZARGON, MonsterAttack("m1", "barbarian"), dice=["white_shield"] * 5).state
     with pytest.raises(IllegalAction, match="not enough movement"):
@@ -45,7 +34,7 @@ def test_monster_may_attack_then_move_but_never_move_attack_move():
 
 
 def test_each_monster_is_activated_at_most_once_per_phase():
-    s = phase([("orc", (5, 0)), ("orc", (8, 0))])
+    s = monster_phase([("orc", (5, 0)), ("orc", (8, 0))])
     s = act(s, ZARGON, MonsterMove("m1", (5, 1))).state
     s = act(s, ZARGON, MonsterMove("m2", (8, 1))).state  # starting m2 ends m1's activation
     with pytest.raises(IllegalAction, match="already been activated"):
@@ -56,7 +45,7 @@ def test_each_monster_is_activated_at_most_once_per_phase():
 
 
 def test_monsters_never_pass_heroes_or_other_monsters():
-    s = phase([("orc", (3, 0)), ("orc", (3, 1))], barbarian=(2, 0))
+    s = monster_phase([("orc", (3, 0)), ("orc", (3, 1))], barbarian=(2, 0))
     with pytest.raises(IllegalAction, match="blocked or taken"):
         act(s, ZARGON, MonsterMove("m1", (2, 0)))
     with pytest.raises(IllegalAction, match="blocked or taken"):
@@ -78,7 +67,7 @@ def test_monsters_never_open_doors():
 
 
 def test_sleeping_or_tempest_struck_monsters_skip_their_next_activation():
-    s = phase([("orc", (5, 0)), ("goblin", (8, 0))])
+    s = monster_phase([("orc", (5, 0)), ("goblin", (8, 0))])
     s.monsters["mon1"].asleep = True
     s.monsters["mon2"].tempest = True
     assert legal_actions(s, ZARGON) == [EndPhase()]
@@ -87,20 +76,20 @@ def test_sleeping_or_tempest_struck_monsters_skip_their_next_activation():
 
 
 def test_zargon_may_end_the_phase_at_any_time():
-    s = phase([("orc", (5, 0))])
+    s = monster_phase([("orc", (5, 0))])
     s = act(s, ZARGON, MonsterMove("m1", (5, 1))).state
     s = act(s, ZARGON, EndPhase()).state
     assert (s.phase, s.round, s.turn.hero) == ("heroes", 2, "barbarian")
 
 
 def test_monster_attacks_only_an_orthogonally_adjacent_hero():
-    s = phase([("orc", (1, 1))], barbarian=(0, 0))
+    s = monster_phase([("orc", (1, 1))], barbarian=(0, 0))
     with pytest.raises(IllegalAction, match="not next to"):
         act(s, ZARGON, MonsterAttack("m1", "barbarian"))
 
 
 def test_monsters_clear_an_open_pit_in_one_bound():
-    q = build_quest(ROOM, monsters=[("orc", (4, 0))], traps=[("pit", (3, 0))])
+    q = build_quest(OPEN_ROOM, monsters=[("orc", (4, 0))], traps=[("pit", (3, 0))])
     s = zargon_turn(place(start(q), barbarian=(0, 1), dwarf=None, elf=None, wizard=None))
     s.traps["trap1"].state = "sprung"
     assert MonsterMove("m1", (2, 0)) in legal_actions(s, ZARGON)
@@ -109,7 +98,7 @@ def test_monsters_clear_an_open_pit_in_one_bound():
 
 
 def test_monsters_never_spring_traps():
-    q = build_quest(ROOM, monsters=[("orc", (4, 0))], traps=[("spear", (3, 0))])
+    q = build_quest(OPEN_ROOM, monsters=[("orc", (4, 0))], traps=[("spear", (3, 0))])
     s = zargon_turn(place(start(q), barbarian=(0, 1), dwarf=None, elf=None, wizard=None))
     s = act(s, ZARGON, MonsterMove("m1", (3, 0))).state
     assert s.traps["trap1"].state == "armed" and s.traps["trap1"].pub is None
