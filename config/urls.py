@@ -10,6 +10,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("apps.accounts.urls")),
     path("rooms/", include("apps.rooms.urls")),
+    path("campaigns/", include("apps.campaigns.urls")),
     path("notifications/", include("apps.notifications.urls")),
     path("", include("apps.play.urls")),  # /rooms/<id>/launch, /games/<id>/
     path("admin/", admin.site.urls),

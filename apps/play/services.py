@@ -12,6 +12,7 @@ message a player can read (and that leaks nothing hidden).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import logging
@@ -28,6 +29,7 @@ from django.utils import timezone
 
 from apps import rules
 from apps.accounts.models import User
+from apps.campaigns.services import campaign_hero_options, campaign_record_outcome
 from apps.play.models import ActionReceipt, Game, GameEvent
 from apps.play.tasks import turn_passed_enqueue
 from apps.rooms.models import Room, Seat
@@ -169,7 +171,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         definition = room.quest
         quest = _parse_quest(definition.slug, definition.source)
         seed = secrets.randbits(63) if seed is None else seed
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = campaign_hero_options(room=room) or {}
         state = rules.new_game(quest, room.seat_count, seed, options)
         game = Game.objects.create(
             room=room,
@@ -330,6 +332,8 @@ def quest_apply_action(
         game.save(update_fields=fields)
         if game.outcome:
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
+            finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
+            campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
 
         entries = [
             entry for row in rows[1:] if (entry := _entry(row.payload, version, seat)) is not None

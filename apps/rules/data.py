@@ -133,10 +133,11 @@ WIZARD_EXTRA_WEARABLE = frozenset({"cloak"})
 
 
 def equipment_problem(hero: str, weapon: str, armour: list[str]) -> str | None:
-    """Why a hero may not wield/wear this equipment (rules.md 10), or None when allowed."""
-    if weapon not in WEAPONS:
+    """Why a hero may not wield/wear this equipment (rules.md 10), or None when allowed.
+    `weapon` "" is a hero with no weapon left (all thrown): allowed."""
+    if weapon and weapon not in WEAPONS:
         return f"unknown weapon {weapon!r}"
-    w = WEAPONS[weapon]
+    w = WEAPONS.get(weapon, Weapon("", 0, 0, wizard_may_use=True))
     if hero == "wizard" and not w.wizard_may_use:
         return f"the Wizard cannot wield a {weapon}"
     for piece in armour:

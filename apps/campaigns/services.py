@@ -1,0 +1,444 @@
+"""Campaigns: a party's character sheets across quests, quest outcomes written back, the armory.
+
+Every function takes keyword arguments only and raises `CampaignError` with a message a player can
+read. Writes lock the sheets they change (`select_for_update`) inside one transaction.
+
+Outcome write-back (rules.md 12), called by `play` in the transaction that ends the quest:
+- heroes win: survivors keep what they carry (gold, potions, equipment, artifacts), get an even
+  share of the quest's `reward_gold` (the remainder of the division is lost) and the quest is
+  marked completed; Body and Mind are restored (a sheet only stores the maxima).
+- Zargon wins: the quest may be replayed, so it is not marked completed and pays no reward; the
+  heroes who did not fall still keep what they carry.
+- either way a fallen hero's sheet is marked fallen (kept for history) and a fresh sheet of the
+  same class (new name, starting stats and equipment, same player) takes its place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
+from django.db.models import Q, QuerySet
+
+from apps.accounts.models import User
+from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
+from apps.quests.models import QuestDefinition
+from apps.rooms.models import Room, Seat
+from apps.rooms.services import RoomError, room_create
+from apps.rules import load_quest
+from apps.rules.data import (
+    ARMOUR,
+    HERO_ORDER,
+    HEROES,
+    TOOL_KIT_PRICE,
+    WEAPONS,
+    equipment_problem,
+    seat_of_hero,
+)
+from apps.rules.questfile import parse_quest_text
+
+NAME_MAX_LENGTH = 80
+TOOL_KIT = "tool_kit"
+AnyUser = User | AnonymousUser
+
+# New heroes' names, in order; after the list runs out: "Brakka III" and so on.
+HERO_NAMES: dict[str, tuple[str, ...]] = {
+    "barbarian": ("Brakka", "Sigrun", "Torvald", "Hrothgar"),
+    "dwarf": ("Durin", "Grimma", "Thrain", "Borin"),
+    "elf": ("Elandra", "Faelar", "Sylwen", "Ithil"),
+    "wizard": ("Mordane", "Ysolde", "Caspar", "Aurelian"),
+}
+
+
+class CampaignError(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class CampaignNotFound(CampaignError):
+    """No such campaign or sheet, or the user may not see it (existence is not revealed)."""
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def campaign_is_member(*, campaign: Campaign, user: AnyUser) -> bool:
+    """The owner, the heroes' players and whoever sits in one of the campaign's rooms."""
+    if not user.is_authenticated:
+        return False
+    return bool(
+        campaign.owner_id == user.pk
+        or campaign.sheets.filter(owner=user).exists()
+        or Seat.objects.filter(room__campaign_link__campaign=campaign, user=user).exists()
+    )
+
+
+def campaigns_for(*, user: User) -> QuerySet[Campaign]:
+    """The campaigns `user` is a member of, newest first."""
+    return (
+        Campaign.objects.filter(
+            Q(owner=user) | Q(sheets__owner=user) | Q(rooms__room__seats__user=user)
+        )
+        .distinct()
+        .order_by("-created")
+    )
+
+
+def campaign_for_user(*, campaign_id: int, user: AnyUser) -> Campaign:
+    campaign = Campaign.objects.select_related("owner").filter(pk=campaign_id).first()
+    if campaign is None or not campaign_is_member(campaign=campaign, user=user):
+        raise CampaignNotFound("There is no such campaign.")
+    return campaign
+
+
+def campaign_living_sheets(*, campaign: Campaign) -> list[CharacterSheet]:
+    """The living sheets, in hero order (barbarian, dwarf, elf, wizard)."""
+    sheets = {s.hero: s for s in campaign.sheets.filter(fallen=False).select_related("owner")}
+    return [sheets[h] for h in HERO_ORDER if h in sheets]
+
+
+def campaign_rooms(*, campaign: Campaign) -> list[Room]:
+    return list(
+        Room.objects.filter(campaign_link__campaign=campaign)
+        .select_related("quest")
+        .order_by("-created")
+    )
+
+
+def _quest_in_play(campaign: Campaign) -> Room | None:
+    return (
+        Room.objects.filter(campaign_link__campaign=campaign, status=Room.Status.PLAYING)
+        .order_by("-created")
+        .first()
+    )
+
+
+# --- creating ----------------------------------------------------------------------------------
+
+
+def _new_sheet(campaign: Campaign, hero: str, owner: User | None) -> CharacterSheet:
+    stats = HEROES[hero]
+    taken = set(campaign.sheets.filter(hero=hero).values_list("name", flat=True))
+    candidates = [*HERO_NAMES[hero]]
+    candidates += [f"{HERO_NAMES[hero][0]} {_roman(n)}" for n in range(2, len(taken) + 3)]
+    name = next(n for n in candidates if n not in taken)
+    return CharacterSheet.objects.create(
+        campaign=campaign,
+        hero=hero,
+        name=name,
+        owner=owner,
+        body_max=stats.body,
+        mind_max=stats.mind,
+        weapon=stats.weapon,
+    )
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for value, letters in ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
+def campaign_create(*, owner: User, name: str) -> Campaign:
+    """A campaign with the four heroes' starting sheets (rules.md 1 and 12)."""
+    name = (name or "").strip()
+    if not name:
+        raise CampaignError("Give the campaign a name.")
+    if len(name) > NAME_MAX_LENGTH:
+        raise CampaignError(f"The campaign name can be at most {NAME_MAX_LENGTH} characters.")
+    with transaction.atomic():
+        campaign = Campaign.objects.create(owner=owner, name=name)
+        for hero in HERO_ORDER:
+            _new_sheet(campaign, hero, None)
+    return campaign
+
+
+def campaign_room_create(
+    *, campaign: Campaign, host: User, name: str, seat_count: int, quest_slug: str = "ashen_vault"
+) -> Room:
+    """The campaign's next quest: a new room (the host still takes a seat) linked to it."""
+    if host.pk != campaign.owner_id:
+        raise CampaignError("Only the campaign's owner can start its next quest.")
+    with transaction.atomic():
+        Campaign.objects.select_for_update().get(pk=campaign.pk)  # one new quest at a time
+        waiting = (
+            Room.objects.filter(
+                campaign_link__campaign=campaign,
+                status__in=[Room.Status.OPEN, Room.Status.PLAYING],
+            )
+            .order_by("-created")
+            .first()
+        )
+        if waiting is not None:
+            raise CampaignError(
+                f"The party's quest in room “{waiting.name}” is not over yet: "
+                "play it (or leave it) before starting another."
+            )
+        try:
+            room = room_create(host=host, name=name, seat_count=seat_count, quest_slug=quest_slug)
+        except RoomError as error:
+            raise CampaignError(error.message) from None
+        CampaignRoom.objects.create(campaign=campaign, room=room)
+    return room
+
+
+def campaign_room_abandon(*, room: Room, user: User) -> None:
+    """Unlink a campaign room that was never launched, so another quest can be started."""
+    with transaction.atomic():
+        link = CampaignRoom.objects.select_related("campaign", "room").filter(room=room).first()
+        if link is None or link.campaign.owner_id != user.pk:
+            raise CampaignNotFound("There is no such campaign room.")
+        if link.room.status != Room.Status.OPEN:
+            raise CampaignError("That quest has already been launched.")
+        link.delete()
+
+
+# --- the quest in play -------------------------------------------------------------------------
+
+
+def campaign_hero_options(*, room: Room) -> dict[str, Any] | None:
+    """`new_game` options for a campaign room (the living sheets), or None outside campaigns."""
+    link = CampaignRoom.objects.filter(room=room).select_related("campaign").first()
+    if link is None:
+        return None
+    heroes = {
+        sheet.hero: {
+            "name": sheet.name,
+            "body_max": sheet.body_max,
+            "mind_max": sheet.mind_max,
+            "weapon": sheet.weapon,
+            "armour": list(sheet.armour),
+            "items": list(sheet.items),
+            "tool_kit": sheet.tool_kit,
+            "gold": sheet.gold,
+            "potions": sheet.potions,
+            "artifacts": list(sheet.artifacts),
+        }
+        for sheet in campaign_living_sheets(campaign=link.campaign)
+    }
+    return {"heroes": heroes}
+
+
+def _reward_gold(room: Room) -> int:
+    definition: QuestDefinition = room.quest
+    quest = (
+        parse_quest_text(definition.source, name=f"{definition.slug}.yaml")
+        if definition.source
+        else load_quest(definition.slug)
+    )
+    return int(quest.reward_gold)
+
+
+def campaign_record_outcome(*, room: Room, outcome: str, heroes: dict[str, dict[str, Any]]) -> None:
+    """Write a finished quest back to the sheets (see the module docstring); once per room.
+
+    `heroes` maps a hero class to its final engine state (status, gold, potions, weapon, armour,
+    items, tool_kit, artifacts). Rooms outside any campaign are ignored.
+    """
+    with transaction.atomic():
+        link = (
+            CampaignRoom.objects.select_for_update()
+            .select_related("campaign", "room__quest")
+            .filter(room=room)
+            .first()
+        )
+        if link is None or link.outcome:
+            return
+        campaign = link.campaign
+        sheets = {
+            s.hero: s
+            for s in CharacterSheet.objects.select_for_update()
+            .filter(campaign=campaign, fallen=False)
+            .order_by("pk")
+        }
+        seat_users = dict(link.room.seats.values_list("number", "user_id"))
+        won = outcome == "heroes"
+        survivors = [
+            h for h, final in heroes.items() if h in sheets and final.get("status") != "fallen"
+        ]
+        reward = _reward_gold(link.room) if won else 0
+        share = reward // len(survivors) if survivors else 0
+        for hero, final in heroes.items():
+            sheet = sheets.get(hero)
+            if sheet is None:
+                continue
+            player = seat_users.get(seat_of_hero(link.room.seat_count, hero))
+            if player is not None:
+                sheet.owner_id = player
+            if final.get("status") == "fallen":
+                sheet.fallen = True
+                sheet.save()
+                _new_sheet(campaign, hero, sheet.owner)
+                continue
+            sheet.gold = int(final.get("gold", 0)) + share
+            sheet.potions = int(final.get("potions", 0))
+            sheet.weapon = final.get("weapon") or ""
+            sheet.armour = list(final.get("armour", []))
+            sheet.items = list(final.get("items", []))
+            sheet.tool_kit = bool(final.get("tool_kit", False))
+            sheet.artifacts = list(final.get("artifacts", []))
+            if won and link.room.quest.slug not in sheet.quests_completed:
+                sheet.quests_completed = [*sheet.quests_completed, link.room.quest.slug]
+            sheet.save()
+        link.outcome = outcome
+        link.save(update_fields=["outcome"])
+
+
+# --- the armory --------------------------------------------------------------------------------
+
+
+@dataclass
+class ArmoryItem:
+    item: str
+    label: str
+    price: int
+    problem: str | None  # why this sheet may not buy it now, or None
+
+
+def _label(item: str) -> str:
+    return item.replace("_", " ").capitalize()
+
+
+def armory_price(*, item: str) -> int | None:
+    if item in WEAPONS:
+        return WEAPONS[item].price
+    if item in ARMOUR:
+        return ARMOUR[item].price
+    if item == TOOL_KIT:
+        return TOOL_KIT_PRICE
+    return None
+
+
+def _item_problem(sheet: CharacterSheet, item: str) -> str | None:
+    """Why `sheet` may not buy `item` (rules.md 10), ignoring who asks and when."""
+    price = armory_price(item=item)
+    if price is None:
+        return f"The armory does not sell “{_label(item)}”."
+    if sheet.fallen:
+        return f"{sheet.name} has fallen."
+    if item in WEAPONS:
+        problem = equipment_problem(sheet.hero, item, list(sheet.armour))
+        if problem:
+            return _sentence(problem)
+    elif item in ARMOUR:
+        if item in sheet.armour:
+            return f"{sheet.name} already wears {_label(item).lower()}."
+        problem = equipment_problem(sheet.hero, sheet.weapon, [*sheet.armour, item])
+        if problem:
+            return _sentence(problem)
+    elif sheet.tool_kit:
+        return f"{sheet.name} already has a tool kit."
+    if sheet.gold < price:
+        return f"{sheet.name} has {sheet.gold} gold; the {_label(item).lower()} costs {price}."
+    return None
+
+
+def _sentence(problem: str) -> str:
+    text = problem.replace("_", " ")
+    return text[0].upper() + text[1:] + "."
+
+
+def armory_items(*, sheet: CharacterSheet) -> list[ArmoryItem]:
+    """Everything the armory sells, with its price and why this sheet may not buy it."""
+    in_play = _quest_in_play(sheet.campaign)
+    out = []
+    for item in [*WEAPONS, *ARMOUR, TOOL_KIT]:
+        problem = _item_problem(sheet, item)
+        if in_play is not None and problem is None:
+            problem = "The armory is closed while the party is on a quest."
+        out.append(ArmoryItem(item, _label(item), armory_price(item=item) or 0, problem))
+    return out
+
+
+def sheet_may_manage(*, sheet: CharacterSheet, user: AnyUser) -> bool:
+    """The hero's player, and the campaign's owner, may spend the hero's gold."""
+    return bool(user.is_authenticated and user.pk in (sheet.owner_id, sheet.campaign.owner_id))
+
+
+def _locked_sheets(*pks: int) -> dict[int, CharacterSheet]:
+    rows = CharacterSheet.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+    return {s.pk: s for s in rows.select_related("campaign")}
+
+
+def _refuse_during_quest(campaign: Campaign) -> None:
+    room = _quest_in_play(campaign)
+    if room is not None:
+        raise CampaignError(
+            f"The party is on a quest (room “{room.name}”): the armory and purses wait until "
+            "it ends."
+        )
+
+
+def armory_buy(*, sheet: CharacterSheet, item: str, user: AnyUser) -> CharacterSheet:
+    """`user` buys `item` for the hero with the hero's own gold (between quests only).
+
+    A weapon better than the wielded one is wielded (the old one is carried); otherwise it is
+    carried. Armour is worn; a tool kit lets the hero disarm traps.
+    """
+    with transaction.atomic():
+        locked = _locked_sheets(sheet.pk).get(sheet.pk)
+        if locked is None or not campaign_is_member(campaign=locked.campaign, user=user):
+            raise CampaignNotFound("There is no such hero.")
+        if not sheet_may_manage(sheet=locked, user=user):
+            raise CampaignError(f"Only {locked.name}'s player can spend {locked.name}'s gold.")
+        _refuse_during_quest(locked.campaign)
+        problem = _item_problem(locked, item)
+        if problem:
+            raise CampaignError(problem)
+        price = armory_price(item=item) or 0
+        locked.gold -= price
+        if item in WEAPONS:
+            current = WEAPONS.get(locked.weapon)
+            if current is None or WEAPONS[item].attack > current.attack:
+                if locked.weapon:
+                    locked.items = [*locked.items, locked.weapon]
+                locked.weapon = item
+            else:
+                locked.items = [*locked.items, item]
+        elif item in ARMOUR:
+            locked.armour = [*locked.armour, item]
+        else:
+            locked.tool_kit = True
+        locked.save()
+    return locked
+
+
+def gold_give(
+    *,
+    from_sheet: CharacterSheet,
+    to_sheet: CharacterSheet,
+    amount: int,
+    user: AnyUser | None = None,
+) -> None:
+    """One hero gives gold to another hero of the same campaign (between quests only).
+
+    With `user`, only the giving hero's player (or the campaign's owner) may give.
+    """
+    if from_sheet.pk == to_sheet.pk:
+        raise CampaignError("A hero cannot give gold to themself.")
+    if not isinstance(amount, int) or amount <= 0:
+        raise CampaignError("Give at least 1 gold.")
+    with transaction.atomic():
+        sheets = _locked_sheets(from_sheet.pk, to_sheet.pk)
+        giver, taker = sheets.get(from_sheet.pk), sheets.get(to_sheet.pk)
+        if giver is None or taker is None or giver.campaign_id != taker.campaign_id:
+            raise CampaignNotFound("There is no such hero in this campaign.")
+        if user is not None:
+            if not campaign_is_member(campaign=giver.campaign, user=user):
+                raise CampaignNotFound("There is no such hero in this campaign.")
+            if not sheet_may_manage(sheet=giver, user=user):
+                raise CampaignError(f"Only {giver.name}'s player can give {giver.name}'s gold.")
+        if giver.fallen or taker.fallen:
+            raise CampaignError("Fallen heroes can neither give nor receive gold.")
+        _refuse_during_quest(giver.campaign)
+        if giver.gold < amount:
+            raise CampaignError(f"{giver.name} has only {giver.gold} gold.")
+        giver.gold -= amount
+        taker.gold += amount
+        giver.save(update_fields=["gold"])
+        taker.save(update_fields=["gold"])

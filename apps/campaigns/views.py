@@ -1,0 +1,159 @@
+from typing import cast
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.accounts.models import User
+from apps.campaigns import services
+from apps.campaigns.forms import CampaignCreateForm, GoldGiveForm, NextQuestForm
+from apps.campaigns.models import Campaign, CharacterSheet
+
+
+def _campaign(request: HttpRequest, campaign_id: int) -> Campaign:
+    try:
+        return services.campaign_for_user(campaign_id=campaign_id, user=request.user)
+    except services.CampaignNotFound:
+        raise Http404("No such campaign.") from None
+
+
+def _sheet(request: HttpRequest, campaign_id: int, sheet_id: int) -> CharacterSheet:
+    campaign = _campaign(request, campaign_id)
+    sheet = campaign.sheets.select_related("campaign", "owner").filter(pk=sheet_id).first()
+    if sheet is None:
+        raise Http404("No such hero.")
+    return sheet
+
+
+@login_required
+@require_GET
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    campaigns = services.campaigns_for(user=cast(User, request.user)).select_related("owner")
+    return render(request, "campaigns/list.html", {"campaigns": campaigns})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = services.campaign_create(
+                owner=cast(User, request.user), name=form.cleaned_data["name"]
+            )
+        except services.CampaignError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"Campaign “{campaign.name}” is ready.")
+            return redirect("campaigns:detail", campaign_id=campaign.pk)
+    return render(request, "campaigns/create.html", {"form": form})
+
+
+def _gold_form(sheet: CharacterSheet, living: list[CharacterSheet]) -> GoldGiveForm:
+    choices = [(s.pk, f"{s.name} the {s.get_hero_display()}") for s in living if s.pk != sheet.pk]
+    return GoldGiveForm(choices=choices, prefix=f"s{sheet.pk}")
+
+
+@login_required
+@require_GET
+def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(request, campaign_id)
+    user = cast(User, request.user)
+    living = services.campaign_living_sheets(campaign=campaign)
+    rows = [
+        {
+            "sheet": s,
+            "may_manage": services.sheet_may_manage(sheet=s, user=user),
+            "gold_form": _gold_form(s, living),
+        }
+        for s in living
+    ]
+    context = {
+        "campaign": campaign,
+        "rows": rows,
+        "fallen": campaign.sheets.filter(fallen=True).select_related("owner"),
+        "rooms": services.campaign_rooms(campaign=campaign),
+        "is_owner": campaign.owner_id == user.pk,
+        "next_form": NextQuestForm(initial={"name": f"{campaign.name}: next quest"}),
+    }
+    return render(request, "campaigns/detail.html", context)
+
+
+@login_required
+@require_POST
+def next_quest(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(request, campaign_id)
+    form = NextQuestForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the room a name and a number of seats.")
+        return redirect("campaigns:detail", campaign_id=campaign.pk)
+    try:
+        room = services.campaign_room_create(
+            campaign=campaign,
+            host=cast(User, request.user),
+            name=form.cleaned_data["name"],
+            seat_count=form.cleaned_data["seats"],
+        )
+    except services.CampaignError as error:
+        messages.error(request, error.message)
+        return redirect("campaigns:detail", campaign_id=campaign.pk)
+    messages.success(request, "The next quest is ready: take a seat and invite the party.")
+    return redirect("rooms:detail", room_id=room.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def armory(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+    sheet = _sheet(request, campaign_id, sheet_id)
+    user = cast(User, request.user)
+    if request.method == "POST":
+        try:
+            services.armory_buy(sheet=sheet, item=request.POST.get("item", ""), user=user)
+        except services.CampaignNotFound:
+            raise Http404("No such hero.") from None
+        except services.CampaignError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"{sheet.name} bought it.")
+        return redirect("campaigns:armory", campaign_id=campaign_id, sheet_id=sheet.pk)
+    context = {
+        "campaign": sheet.campaign,
+        "sheet": sheet,
+        "items": services.armory_items(sheet=sheet),
+        "may_manage": services.sheet_may_manage(sheet=sheet, user=user),
+    }
+    return render(request, "campaigns/armory.html", context)
+
+
+@login_required
+@require_POST
+def gold_give(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+    sheet = _sheet(request, campaign_id, sheet_id)
+    living = services.campaign_living_sheets(campaign=sheet.campaign)
+    form = GoldGiveForm(
+        request.POST,
+        choices=[(s.pk, s.name) for s in living if s.pk != sheet.pk],
+        prefix=f"s{sheet.pk}",
+    )
+    if not form.is_valid():
+        messages.error(request, "Choose a hero and an amount of at least 1 gold.")
+        return redirect("campaigns:detail", campaign_id=campaign_id)
+    to_sheet = next(s for s in living if s.pk == form.cleaned_data["to_sheet"])
+    try:
+        services.gold_give(
+            from_sheet=sheet,
+            to_sheet=to_sheet,
+            amount=form.cleaned_data["amount"],
+            user=cast(User, request.user),
+        )
+    except services.CampaignNotFound:
+        raise Http404("No such hero.") from None
+    except services.CampaignError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, f"{sheet.name} gave {form.cleaned_data['amount']} gold to {to_sheet.name}."
+        )
+    return redirect("campaigns:detail", campaign_id=campaign_id)

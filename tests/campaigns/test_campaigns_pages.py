@@ -1,0 +1,101 @@
+"""The campaign pages: list, create, the party, next quest, armory and giving gold."""
+
+import pytest
+from django.test import Client
+
+from apps.accounts.models import User
+from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
+from apps.quests.models import QuestDefinition
+from apps.rooms.models import Room
+from tests.play.conftest import client_for
+
+from .conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_a_campaign_and_see_the_party(owner: User, quest: QuestDefinition) -> None:
+    client = client_for(owner)
+    assert client.get("/campaigns/new").status_code == 200
+
+    response = client.post("/campaigns/new", {"name": "Ember Road"})
+
+    campaign = Campaign.objects.get(name="Ember Road")
+    assert response.status_code == 302 and response["Location"] == f"/campaigns/{campaign.pk}/"
+    page = client.get(f"/campaigns/{campaign.pk}/").content.decode()
+    for s in campaign.sheets.all():
+        assert s.name in page and f'id="sheet-{s.hero}"' in page
+    assert "Start next quest" in page
+    listing = client.get("/campaigns/").content.decode()
+    assert "Ember Road" in listing
+    assert 'href="/campaigns/"' in listing  # the nav link
+
+
+def test_strangers_see_nothing(campaign: Campaign) -> None:
+    stranger = client_for(make_user())
+    sheet = campaign.sheets.first()
+    assert sheet is not None
+    assert stranger.get(f"/campaigns/{campaign.pk}/").status_code == 404
+    assert stranger.get(f"/campaigns/{campaign.pk}/heroes/{sheet.pk}/armory").status_code == 404
+    response = stranger.post(
+        f"/campaigns/{campaign.pk}/heroes/{sheet.pk}/armory", {"item": "dagger"}
+    )
+    assert response.status_code == 404
+    assert "Lantern" not in stranger.get("/campaigns/").content.decode()
+    assert Client().get("/campaigns/").status_code == 302  # to the login page
+
+
+def test_start_the_next_quest(campaign: Campaign, owner: User) -> None:
+    client = client_for(owner)
+    response = client.post(f"/campaigns/{campaign.pk}/next", {"name": "Into the vault", "seats": 3})
+    room = Room.objects.get(name="Into the vault")
+    assert response["Location"] == f"/rooms/{room.pk}/"
+    assert CampaignRoom.objects.get(room=room).campaign == campaign
+    assert "Into the vault" in client.get(f"/campaigns/{campaign.pk}/").content.decode()
+
+
+def test_the_armory_page_lists_prices_and_reasons(campaign: Campaign, owner: User) -> None:
+    client = client_for(owner)
+    wizard = CharacterSheet.objects.get(campaign=campaign, hero="wizard")
+    wizard.gold = 120
+    wizard.save()
+    url = f"/campaigns/{campaign.pk}/heroes/{wizard.pk}/armory"
+
+    page = client.get(url).content.decode()
+    assert "Broadsword" in page and "250 gold" in page
+    assert "The Wizard cannot wield a broadsword." in page
+
+    response = client.post(url, {"item": "dagger"})
+    assert response.status_code == 302
+    wizard.refresh_from_db()
+    assert (wizard.gold, wizard.items) == (95, ["dagger"])
+    client.post(url, {"item": "broadsword"})
+    wizard.refresh_from_db()
+    assert wizard.gold == 95
+
+
+def test_give_gold_form(campaign: Campaign, owner: User) -> None:
+    client = client_for(owner)
+    dwarf = CharacterSheet.objects.get(campaign=campaign, hero="dwarf")
+    elf = CharacterSheet.objects.get(campaign=campaign, hero="elf")
+    dwarf.gold = 50
+    dwarf.save()
+    assert f'name="s{dwarf.pk}-amount"' in client.get(f"/campaigns/{campaign.pk}/").content.decode()
+
+    client.post(
+        f"/campaigns/{campaign.pk}/heroes/{dwarf.pk}/give",
+        {f"s{dwarf.pk}-to_sheet": elf.pk, f"s{dwarf.pk}-amount": 20},
+    )
+
+    dwarf.refresh_from_db()
+    elf.refresh_from_db()
+    assert (dwarf.gold, elf.gold) == (30, 20)
+
+
+def test_the_admin_lists_campaigns_and_sheets(campaign: Campaign, owner: User) -> None:
+    owner.is_staff = owner.is_superuser = True
+    owner.save()
+    client = client_for(owner)
+    assert "Lantern" in client.get("/admin/campaigns/campaign/").content.decode()
+    assert client.get(f"/admin/campaigns/campaign/{campaign.pk}/change/").status_code == 200
+    assert client.get("/admin/campaigns/charactersheet/").status_code == 200
