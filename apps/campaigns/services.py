@@ -35,6 +35,7 @@ from apps.rules.data import (
     TOOL_KIT_PRICE,
     WEAPONS,
     equipment_problem,
+    item_effect,
     seat_of_hero,
 )
 from apps.rules.questfile import parse_quest_text
@@ -297,6 +298,7 @@ class ArmoryItem:
     item: str
     label: str
     price: int
+    effect: str
     problem: str | None  # why this sheet may not buy it now, or None
 
 
@@ -351,7 +353,8 @@ def armory_items(*, sheet: CharacterSheet) -> list[ArmoryItem]:
         problem = _item_problem(sheet, item)
         if in_play is not None and problem is None:
             problem = "The armory is closed while the party is on a quest."
-        out.append(ArmoryItem(item, _label(item), armory_price(item=item) or 0, problem))
+        price = armory_price(item=item) or 0
+        out.append(ArmoryItem(item, _label(item), price, item_effect(item), problem))
     return out
 
 

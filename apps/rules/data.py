@@ -132,6 +132,31 @@ TOOL_KIT_PRICE = 250
 WIZARD_EXTRA_WEARABLE = frozenset({"cloak"})
 
 
+def item_effect(item: str) -> str:
+    """What an armory item does, in a player's words (rules.md section 10)."""
+    if item == "tool_kit":
+        return "lets a hero disarm traps"
+    if item in WEAPONS:
+        w = WEAPONS[item]
+        notes = [f"{w.attack} attack {'die' if w.attack == 1 else 'dice'}"]
+        flags = [
+            (w.diagonal, "attacks diagonally"),
+            (w.ranged, "at a visible monster not adjacent"),
+            (w.thrown, "may be thrown"),
+            (w.two_handed, "two-handed"),
+            (not w.wizard_may_use, "not for the Wizard"),
+        ]
+    else:
+        a = ARMOUR[item]
+        notes = [f"+{a.defend} defend"]
+        flags = [
+            (a.one_movement_die, "movement rolls one die"),
+            (a.not_with_two_handed, "not with two-handed weapons"),
+            (not a.wizard_may_use, "not for the Wizard"),
+        ]
+    return "; ".join(notes + [text for on, text in flags if on])
+
+
 def equipment_problem(hero: str, weapon: str, armour: list[str]) -> str | None:
     """Why a hero may not wield/wear this equipment (rules.md 10), or None when allowed.
     `weapon` "" is a hero with no weapon left (all thrown): allowed."""

@@ -64,6 +64,7 @@ def test_the_armory_page_lists_prices_and_reasons(campaign: Campaign, owner: Use
     page = client.get(url).content.decode()
     assert "Broadsword" in page and "250 gold" in page
     assert "The Wizard cannot wield a broadsword." in page
+    assert "3 attack dice; not for the Wizard" in page  # what the broadsword does
 
     response = client.post(url, {"item": "dagger"})
     assert response.status_code == 302
