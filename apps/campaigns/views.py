@@ -104,6 +104,25 @@ def next_quest(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def abandon_room(request: HttpRequest, campaign_id: int, room_id: int) -> HttpResponse:
+    """Drop a campaign room nobody launched, so that the party can start another quest."""
+    campaign = _campaign(request, campaign_id)
+    room = next((r for r in services.campaign_rooms(campaign=campaign) if r.pk == room_id), None)
+    if room is None:
+        raise Http404("There is no such quest in this campaign.")
+    try:
+        services.campaign_room_abandon(room=room, user=cast(User, request.user))
+    except services.CampaignNotFound:
+        raise Http404("There is no such quest in this campaign.") from None
+    except services.CampaignError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"“{room.name}” is no longer this campaign's next quest.")
+    return redirect("campaigns:detail", campaign_id=campaign.pk)
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def armory(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
     sheet = _sheet(request, campaign_id, sheet_id)

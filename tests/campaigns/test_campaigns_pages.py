@@ -9,7 +9,7 @@ from apps.quests.models import QuestDefinition
 from apps.rooms.models import Room
 from tests.play.conftest import client_for
 
-from .conftest import make_user
+from .conftest import CampaignGame, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -100,3 +100,44 @@ def test_the_admin_lists_campaigns_and_sheets(campaign: Campaign, owner: User) -
     assert "Lantern" in client.get("/admin/campaigns/campaign/").content.decode()
     assert client.get(f"/admin/campaigns/campaign/{campaign.pk}/change/").status_code == 200
     assert client.get("/admin/campaigns/charactersheet/").status_code == 200
+
+
+def test_an_unlaunched_campaign_room_can_be_abandoned_so_the_next_quest_can_start(
+    campaign: Campaign, owner: User
+) -> None:
+    client = client_for(owner)
+    client.post(f"/campaigns/{campaign.pk}/next", {"name": "Never launched", "seats": 2})
+    stuck = Room.objects.get(name="Never launched")
+    refused = client.post(f"/campaigns/{campaign.pk}/next", {"name": "Second try", "seats": 2})
+    assert not Room.objects.filter(name="Second try").exists(), refused
+
+    page = client.get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert "Abandon this room" in page
+    response = client.post(f"/campaigns/{campaign.pk}/rooms/{stuck.pk}/abandon")
+
+    assert response.status_code == 302
+    assert not CampaignRoom.objects.filter(room=stuck).exists()
+    client.post(f"/campaigns/{campaign.pk}/next", {"name": "Second try", "seats": 2})
+    assert CampaignRoom.objects.filter(room__name="Second try", campaign=campaign).exists()
+
+
+def test_a_launched_campaign_room_cannot_be_abandoned(
+    campaign: Campaign, owner: User, campaign_game: CampaignGame
+) -> None:
+    game, _ = campaign_game()
+
+    response = client_for(owner).post(f"/campaigns/{campaign.pk}/rooms/{game.room_id}/abandon")
+
+    assert response.status_code == 302
+    assert CampaignRoom.objects.filter(room_id=game.room_id).exists()
+
+
+def test_only_the_campaign_owner_may_abandon_a_room(campaign: Campaign, owner: User) -> None:
+    client_for(owner).post(f"/campaigns/{campaign.pk}/next", {"name": "Mine", "seats": 2})
+    room = Room.objects.get(name="Mine")
+    stranger = client_for(make_user())
+
+    response = stranger.post(f"/campaigns/{campaign.pk}/rooms/{room.pk}/abandon")
+
+    assert response.status_code == 404
+    assert CampaignRoom.objects.filter(room=room).exists()
