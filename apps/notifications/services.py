@@ -7,8 +7,10 @@ transaction tells nobody anything.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -40,17 +42,33 @@ def absolute_url(url: str) -> str:
     return settings.SITE_URL.rstrip("/") + "/" + url.lstrip("/")
 
 
-def _push(user_id: int, title: str, body: str, url: str) -> None:
+def group_poke(*, group: str, message: dict[str, Any]) -> bool:
+    """Send `message` to the sockets of a channel group; False if it could not be sent.
+
+    A poke is a courtesy (clients catch up on their next fetch), so a frozen or unreachable
+    Redis costs the caller at most `settings.REDIS_TIMEOUT` seconds, never a hung request.
+    """
     layer = get_channel_layer()
     if layer is None:
-        return
+        return False
+
+    async def send() -> None:
+        await asyncio.wait_for(layer.group_send(group, message), timeout=settings.REDIS_TIMEOUT)
+
     try:
-        async_to_sync(layer.group_send)(
-            user_group(user_id=user_id),
-            {"type": "notification.new", "title": title, "body": body, "url": url},
-        )
-    except Exception:  # the notification is stored; the page shows it on the next load
-        logger.exception("could not push a notification to user %s", user_id)
+        async_to_sync(send)()
+    except Exception as exc:  # TimeoutError included: whatever Redis does, the caller goes on
+        logger.warning("could not poke %s: %s", group, type(exc).__name__)
+        return False
+    return True
+
+
+def _push(user_id: int, title: str, body: str, url: str) -> None:
+    # The notification is stored; if the poke fails the page shows it on the next load.
+    group_poke(
+        group=user_group(user_id=user_id),
+        message={"type": "notification.new", "title": title, "body": body, "url": url},
+    )
 
 
 def _email(address: str, title: str, body: str, url: str) -> None:
