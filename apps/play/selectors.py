@@ -16,7 +16,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from apps import rules
 from apps.accounts.models import User
 from apps.play.errors import GameNotFound
-from apps.play.models import Game, GameEvent
+from apps.play.models import Game, GameEvent, HeroSetting
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
 from apps.rules.questfile import parse_quest_text
@@ -45,6 +45,22 @@ def game_quest(*, game: Game) -> rules.Quest:
 def game_state(*, game: Game) -> rules.State:
     """The engine state stored in `game`."""
     return rules.State.from_json(game.state, game_quest(game=game))
+
+
+def game_hero_settings(*, game: Game) -> dict[str, bool]:
+    """Each hero's auto-drink setting as its player last chose it (heroes never set: absent)."""
+    return dict(HeroSetting.objects.filter(game=game).values_list("hero", "auto_drink"))
+
+
+def state_with_settings(state: rules.State, settings: dict[str, bool]) -> dict[str, bool]:
+    """Put the players' settings into `state`; returns those that changed it (for the log)."""
+    changed = {}
+    for hero, auto_drink in sorted(settings.items()):
+        hero_state = state.heroes.get(hero)
+        if hero_state is not None and hero_state.auto_drink != auto_drink:
+            hero_state.auto_drink = auto_drink
+            changed[hero] = auto_drink
+    return changed
 
 
 # --- membership --------------------------------------------------------------------------------
@@ -79,7 +95,9 @@ def entry_for_seat(payload: dict[str, Any], version: int, seat: int) -> dict[str
 
 def game_seat_view(*, game: Game, seat: int) -> dict[str, Any]:
     """The engine's seat view of `game`, plus `version` and `game_id`."""
-    view = dict(rules.seat_view(game_state(game=game), seat))
+    state = game_state(game=game)
+    state_with_settings(state, game_hero_settings(game=game))
+    view = dict(rules.seat_view(state, seat))
     view["version"] = game.version
     view["game_id"] = game.pk
     return view

@@ -36,13 +36,15 @@ from apps.play.errors import (
     NotYourTurn,
     StaleVersion,
 )
-from apps.play.models import ActionReceipt, Game, GameEvent, as_stored_json
+from apps.play.models import ActionReceipt, Game, GameEvent, HeroSetting, as_stored_json
 from apps.play.selectors import (
     AnyUser,
     entry_for_seat,
+    game_hero_settings,
     game_membership,
     game_state,
     quest_of_source,
+    state_with_settings,
 )
 from apps.play.tasks import turn_passed_enqueue
 from apps.rooms.models import Room
@@ -54,6 +56,7 @@ logger = logging.getLogger(__name__)
 ZARGON_SEAT = 1
 KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
 # Actions a seat may send whoever's turn it is (engine-api.md: not listed in legal_actions).
+# They change a private per-hero setting (`HeroSetting`), never the shared game or its log.
 ANY_TIME_ACTIONS = frozenset({"set_auto_drink"})
 
 
@@ -137,6 +140,18 @@ def _check_seat_may_act(
     raise NotYourTurn("It is not your turn.")
 
 
+def _setting_change(
+    game: Game, seat: int, action: rules.SetAutoDrink, *, system: bool, key: str
+) -> dict[str, Any]:
+    """Store a private setting: no version, no log entry, nothing sent to the other seats."""
+    HeroSetting.objects.update_or_create(
+        game=game, hero=action.hero, defaults={"auto_drink": action.on}
+    )
+    response = {"version": game.version, "seat": seat, "entries": []}
+    ActionReceipt.objects.create(game=game, seat=seat, system=system, key=key, response=response)
+    return response
+
+
 def _announce(game_id: int, version: int) -> None:
     """Tell the game's websocket consumers there is a new version (no game content)."""
     layer = get_channel_layer()
@@ -168,7 +183,8 @@ def quest_apply_action(
 
     The response is `{"version", "seat", "entries"}`: the new version and this seat's view of the
     log entries the action produced. A replayed key returns the stored response unchanged.
-    `system=True` (timeouts, the AI) skips the seat checks; the engine still validates.
+    `system=True` (timeouts, the AI) skips the seat checks; the engine still validates. System
+    keys live in a namespace of their own: no key a client sends can answer for them.
     """
     if not isinstance(key, str) or not key or len(key) > KEY_MAX_LENGTH:
         raise MalformedAction(f"The idempotency key must be 1 to {KEY_MAX_LENGTH} characters.")
@@ -176,18 +192,22 @@ def quest_apply_action(
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
             raise GameNotFound("There is no such game.")
-        receipt = ActionReceipt.objects.filter(game=game, seat=seat, key=key).first()
+        receipt = ActionReceipt.objects.filter(game=game, seat=seat, system=system, key=key).first()
         if receipt is not None:
             return dict(receipt.response)
-        if expected_version != game.version:
-            raise StaleVersion(game.version)
         parsed = _parsed_action(action)
+        # A private setting does not depend on the game's version: a stale one is fine.
+        if expected_version != game.version and parsed.type not in ANY_TIME_ACTIONS:
+            raise StaleVersion(game.version)
         action_json = as_stored_json(rules.action_to_json(parsed))
         state = game_state(game=game)
         if state.outcome is not None:
             raise ActionRejected("The quest is over.")
         if not system:
             _check_seat_may_act(state, seat, parsed, action_json)
+        if isinstance(parsed, rules.SetAutoDrink):
+            return _setting_change(game, seat, parsed, system=system, key=key)
+        settings = state_with_settings(state, game_hero_settings(game=game))
         try:
             transition = rules.apply(state, seat, parsed)
         except rules.IllegalAction as exc:
@@ -203,7 +223,8 @@ def quest_apply_action(
                 version=version,
                 kind=GameEvent.Kind.ACTION,
                 seat=None if system else seat,
-                payload={"seat": seat, "action": action_json, "system": system},
+                payload={"seat": seat, "action": action_json, "system": system}
+                | ({"settings": settings} if settings else {}),
             )
         ]
         rows += [
@@ -239,7 +260,9 @@ def quest_apply_action(
         seen = (entry_for_seat(row.payload, version, seat) for row in rows[1:])
         entries = [entry for entry in seen if entry is not None]
         response = {"version": version, "seat": seat, "entries": entries}
-        ActionReceipt.objects.create(game=game, seat=seat, key=key, response=response)
+        ActionReceipt.objects.create(
+            game=game, seat=seat, system=system, key=key, response=response
+        )
         transaction.on_commit(functools.partial(_announce, game.pk, version))
     return response
 

@@ -8,7 +8,7 @@ from typing import Any
 from apps import rules
 from apps.play.errors import GameNotFound
 from apps.play.models import Game, GameEvent, as_stored_json
-from apps.play.selectors import game_quest
+from apps.play.selectors import game_quest, state_with_settings
 
 
 @dataclass
@@ -90,6 +90,7 @@ def game_verify(*, game_id: int) -> VerifyReport:
                 False, actions, events, f"log entry {row.seq}: version {row.version} != {version}"
             )
         seat = row.payload["seat"]
+        state_with_settings(state, row.payload.get("settings", {}))
         try:
             transition = rules.apply(state, seat, rules.action_from_json(row.payload["action"]))
         except rules.IllegalAction as exc:
