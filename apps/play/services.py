@@ -30,8 +30,9 @@ from django.utils import timezone
 from apps import rules
 from apps.accounts.models import User
 from apps.campaigns.services import campaign_hero_options, campaign_record_outcome
+from apps.play.clock import TurnClock
 from apps.play.models import ActionReceipt, Game, GameEvent
-from apps.play.tasks import turn_passed_enqueue
+from apps.play.notices import game_clock, turn_notices_send
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
 from apps.rules.data import heroes_of_seat
@@ -40,6 +41,7 @@ from apps.rules.questfile import parse_quest_text
 logger = logging.getLogger(__name__)
 
 ZARGON_SEAT = 1
+ABANDONED = "abandoned"  # Game.outcome of a game an admin ended (the engine never says it)
 KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
 # Actions a seat may send whoever's turn it is (engine-api.md: not listed in legal_actions).
 ANY_TIME_ACTIONS = frozenset({"set_auto_drink"})
@@ -191,9 +193,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
-        transaction.on_commit(
-            functools.partial(turn_passed_enqueue, game.pk, game.version, game.turn_started)
-        )
+        turn_notices_send(game=game, state=state)
     return game
 
 
@@ -322,10 +322,6 @@ def quest_apply_action(
         if seats_changed or new_state.round != state.round:  # the clock of turns.py
             game.turn_started, game.reminded_at = timezone.now(), None
             fields += ["turn_started", "reminded_at"]
-        if seats_changed:  # tell the players now to move (or everyone the outcome)
-            transaction.on_commit(
-                functools.partial(turn_passed_enqueue, game.pk, version, game.turn_started)
-            )
         game.state = new_state.to_json()
         game.version = version
         game.outcome = new_state.outcome or ""
@@ -334,6 +330,8 @@ def quest_apply_action(
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
+        if seats_changed:  # tell the players now to move (or everyone the outcome)
+            turn_notices_send(game=game, state=new_state)
 
         entries = [
             entry for row in rows[1:] if (entry := _entry(row.payload, version, seat)) is not None
@@ -489,7 +487,8 @@ def game_verify(*, game_id: int) -> VerifyReport:
         return VerifyReport(False, actions, events, problem)
     if (diff := _first_difference(_plain(state.to_json()), game.state)) is not None:
         return VerifyReport(False, actions, events, f"state: {diff} (replayed != stored)")
-    if (state.outcome or "") != game.outcome:
+    abandoned = game.outcome == ABANDONED and state.outcome is None  # an admin ended it
+    if (state.outcome or "") != game.outcome and not abandoned:
         problem = f"outcome: {state.outcome!r} (replayed) != {game.outcome!r} (stored)"
         return VerifyReport(False, actions, events, problem)
     return VerifyReport(True, actions, events)
@@ -511,6 +510,15 @@ class LobbyGame:
     my_seat: int
     to_move: list[str] = field(default_factory=list)  # shown names of the seats to move
     my_turn: bool = False
+    clock: TurnClock | None = None  # the turn's deadline (None: over, no limit)
+
+    @property
+    def waiting_order(self) -> tuple[int, float]:
+        """Who is waiting on me first (soonest deadline first), then the others, then the over."""
+        if self.game.outcome:
+            return (2, 0.0)
+        deadline = self.clock.deadline if self.clock is not None else None
+        return (0 if self.my_turn else 1, deadline.timestamp() if deadline else float("inf"))
 
 
 @dataclass
@@ -548,11 +556,15 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
         mine = next(n for n, s in seats.items() if s.user_id == user.pk)
         item = LobbyGame(game=game, my_seat=mine)
         if not game.outcome:
-            to_move = rules.seats_to_move(_game_state(game))
+            state = _game_state(game)
+            to_move = rules.seats_to_move(state)
             item.my_turn = mine in to_move
             item.to_move = [
                 str(seats[n].user) if seats.get(n) and seats[n].user else f"seat {n}"
                 for n in to_move
             ]
+            users = {n: s.user for n, s in seats.items() if s.user is not None}
+            item.clock = game_clock(game, state, users)
         my_games.append(item)
+    my_games.sort(key=lambda item: item.waiting_order)
     return Lobby(open_rooms=open_rooms, my_games=my_games)
