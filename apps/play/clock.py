@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from apps import rules
 from apps.accounts.models import User
 from apps.play.models import Game
 from apps.rooms.models import Room
@@ -51,3 +52,18 @@ def turn_clock(*, game: Game, room: Room, movers: Iterable[User | None]) -> Turn
         paused=paused,
         away_until=away,
     )
+
+
+def seat_users(game: Game) -> dict[int, User]:
+    """Who holds each taken seat (an empty seat, e.g. the AI's Zargon, has no key)."""
+    return {
+        seat.number: seat.user
+        for seat in game.room.seats.select_related("user")
+        if seat.user is not None
+    }
+
+
+def game_clock(game: Game, state: rules.State, users: dict[int, User]) -> TurnClock | None:
+    """The clock of `game` in `state`, its players to move looked up in `users`."""
+    movers = [users.get(seat) for seat in rules.seats_to_move(state)]
+    return turn_clock(game=game, room=game.room, movers=movers)

@@ -16,8 +16,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
+from apps.play.errors import GameNotFound
 from apps.play.notices import game_topic
-from apps.play.services import GameNotFound, game_group, game_membership, game_view
+from apps.play.selectors import game_membership, game_view
+from apps.play.services import game_group
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 

@@ -16,7 +16,7 @@ from apps import rules
 from apps.accounts.models import User
 from apps.accounts.services import user_zone
 from apps.notifications.services import Kind, notification_send
-from apps.play.clock import TurnClock, turn_clock
+from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.models import Game
 from apps.rooms.models import Room
 from apps.rooms.services import ZARGON_SEAT
@@ -30,20 +30,6 @@ def game_topic(*, game_id: int) -> str:
 
 def game_url(game: Game) -> str:
     return reverse("play:game", args=[game.pk])
-
-
-def seat_users(game: Game) -> dict[int, User]:
-    """Who holds each taken seat (an empty seat, e.g. the AI's Zargon, has no key)."""
-    return {
-        seat.number: seat.user
-        for seat in game.room.seats.select_related("user")
-        if seat.user is not None
-    }
-
-
-def game_clock(game: Game, state: rules.State, users: dict[int, User]) -> TurnClock | None:
-    movers = [users.get(seat) for seat in rules.seats_to_move(state)]
-    return turn_clock(game=game, room=game.room, movers=movers)
 
 
 def duration_text(duration: timedelta) -> str:

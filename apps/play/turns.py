@@ -11,6 +11,10 @@ delivered, so a broker outage delays them but never loses them.
   by the built-in monster AI (`apps.rules.ai`). Both go through
   `quest_apply_action(system=True)` with idempotency keys derived from the game and its version,
   under the game's row lock, so two sweeps racing (or one run twice) apply each timeout once.
+  System keys live in a namespace of their own (`ActionReceipt.system`): a player cannot pre-empt
+  them with a key of the same text. A timeout that moves nothing notifies nobody, and stops at the
+  first action that makes no progress, so its cost per game is bounded by the actions it really
+  applies.
 - A paused game has no deadline and no reminder; an away player's clock waits until they are
   back (clock.py).
 """
@@ -26,16 +30,12 @@ from django.db.models import DateTimeField, ExpressionWrapper, F, QuerySet
 from django.utils import timezone
 
 from apps import rules
-from apps.play.clock import TurnClock
+from apps.play.clock import TurnClock, game_clock, seat_users
+from apps.play.errors import ActionRejected, PlayError
 from apps.play.models import Game
-from apps.play.notices import game_clock, seat_users, timeout_notice_send, turn_notices_send
-from apps.play.services import (
-    ZARGON_SEAT,
-    ActionRejected,
-    PlayError,
-    _game_state,
-    quest_apply_action,
-)
+from apps.play.notices import timeout_notice_send, turn_notices_send
+from apps.play.selectors import game_state
+from apps.play.services import ZARGON_SEAT, quest_apply_action
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
 from apps.rules.data import seat_of_hero
@@ -44,6 +44,11 @@ logger = logging.getLogger(__name__)
 
 # A Zargon phase is a few dozen actions; this only stops a runaway loop.
 MAX_SYSTEM_ACTIONS = 1000
+
+
+def system_key(*, kind: str, game_id: int, version: int) -> str:
+    """The idempotency key of the system's action `kind` ("timeout", "ai") at `version`."""
+    return f"{kind}-{game_id}-{version}"
 
 
 def _game(game_id: int, *, lock: bool = False) -> Game | None:
@@ -135,7 +140,7 @@ def game_remind(*, game_id: int, now: datetime | None = None) -> bool:
         game = _game(game_id, lock=True)
         if game is None or game.outcome or game.room.status != Room.Status.PLAYING:
             return False
-        state = _game_state(game)
+        state = game_state(game=game)
         clock = _clock(game, state)
         if clock is None or clock.remind_at is None or clock.remind_at >= now:
             return False
@@ -159,7 +164,7 @@ def _system_action(
         action = next_monster_action(state)
         if action is None:
             return None
-        return ZARGON_SEAT, f"ai-{game.pk}-{game.version}", action
+        return ZARGON_SEAT, system_key(kind="ai", game_id=game.pk, version=game.version), action
     hero = state.turn.hero
     if (
         state.phase != "heroes"
@@ -168,7 +173,8 @@ def _system_action(
         or seat_of_hero(state.seats, hero) != seat
     ):
         return None
-    return seat, f"timeout-{game.pk}-{game.version}", rules.EndTurn(hero)
+    key = system_key(kind="timeout", game_id=game.pk, version=game.version)
+    return seat, key, rules.EndTurn(hero)
 
 
 def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
@@ -188,7 +194,7 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
         limit = room.turn_time_limit
         if room.status != Room.Status.PLAYING or limit is None:
             return False
-        state = _game_state(game)
+        state = game_state(game=game)
         clock = _clock(game, state)
         if clock is None or clock.deadline is None or clock.deadline >= now:
             return False
@@ -203,6 +209,7 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
             if step is None:
                 break
             acting_seat, key, action = step
+            version_before = game.version
             try:
                 quest_apply_action(
                     game_id=game.pk,
@@ -217,11 +224,14 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
                 break
             except PlayError:
                 break
-            applied += 1
             game.refresh_from_db()
+            if game.version == version_before:  # a stored answer, nothing moved: stop here
+                logger.error("game %s: the timeout's %s changed nothing", game.pk, action)
+                break
+            applied += 1
             if game.outcome or game.turn_started != started:
                 break
-            state = _game_state(game)
+            state = game_state(game=game)
         if not applied:
             return False
         timeout_notice_send(game=game, seat=seat, limit=limit)

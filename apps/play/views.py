@@ -9,15 +9,10 @@ from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
 from apps.notifications.services import notification_mark_read
+from apps.play.errors import GameNotFound, PlayError
 from apps.play.notices import game_topic
-from apps.play.services import (
-    GameNotFound,
-    PlayError,
-    game_launch,
-    game_membership,
-    game_seat_view,
-    lobby_for,
-)
+from apps.play.selectors import game_membership, game_seat_view, lobby_for
+from apps.play.services import game_launch
 
 
 def home(request: HttpRequest) -> HttpResponse:
