@@ -30,7 +30,7 @@ from django.utils import timezone
 from apps import rules
 from apps.accounts.models import User
 from apps.campaigns.services import campaign_hero_options, campaign_record_outcome
-from apps.play.models import ActionReceipt, Game, GameEvent
+from apps.play.models import ActionReceipt, Game, GameEvent, HeroSetting
 from apps.play.tasks import turn_passed_enqueue
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
@@ -42,6 +42,7 @@ logger = logging.getLogger(__name__)
 ZARGON_SEAT = 1
 KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
 # Actions a seat may send whoever's turn it is (engine-api.md: not listed in legal_actions).
+# They change a private per-hero setting (`HeroSetting`), never the shared game or its log.
 ANY_TIME_ACTIONS = frozenset({"set_auto_drink"})
 EVENTS_PAGE_MAX = 1000
 
@@ -236,6 +237,34 @@ def _entry(payload: dict[str, Any], version: int, seat: int) -> dict[str, Any] |
     return entry
 
 
+def _hero_settings(game: Game) -> dict[str, bool]:
+    """Each hero's auto-drink setting as its player last chose it (heroes never set: absent)."""
+    return dict(HeroSetting.objects.filter(game=game).values_list("hero", "auto_drink"))
+
+
+def _with_settings(state: rules.State, settings: dict[str, bool]) -> dict[str, bool]:
+    """Put the players' settings into `state`; returns those that changed it (for the log)."""
+    changed = {}
+    for hero, auto_drink in sorted(settings.items()):
+        hero_state = state.heroes.get(hero)
+        if hero_state is not None and hero_state.auto_drink != auto_drink:
+            hero_state.auto_drink = auto_drink
+            changed[hero] = auto_drink
+    return changed
+
+
+def _setting_change(
+    game: Game, seat: int, action: rules.SetAutoDrink, *, system: bool, key: str
+) -> dict[str, Any]:
+    """Store a private setting: no version, no log entry, nothing sent to the other seats."""
+    HeroSetting.objects.update_or_create(
+        game=game, hero=action.hero, defaults={"auto_drink": action.on}
+    )
+    response = {"version": game.version, "seat": seat, "entries": []}
+    ActionReceipt.objects.create(game=game, seat=seat, system=system, key=key, response=response)
+    return response
+
+
 def _announce(game_id: int, version: int) -> None:
     """Tell the game's websocket consumers there is a new version (no game content)."""
     layer = get_channel_layer()
@@ -267,7 +296,8 @@ def quest_apply_action(
 
     The response is `{"version", "seat", "entries"}`: the new version and this seat's view of the
     log entries the action produced. A replayed key returns the stored response unchanged.
-    `system=True` (timeouts, the AI) skips the seat checks; the engine still validates.
+    `system=True` (timeouts, the AI) skips the seat checks; the engine still validates. System
+    keys live in a namespace of their own: no key a client sends can answer for them.
     """
     if not isinstance(key, str) or not key or len(key) > KEY_MAX_LENGTH:
         raise MalformedAction(f"The idempotency key must be 1 to {KEY_MAX_LENGTH} characters.")
@@ -275,18 +305,22 @@ def quest_apply_action(
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
             raise GameNotFound("There is no such game.")
-        receipt = ActionReceipt.objects.filter(game=game, seat=seat, key=key).first()
+        receipt = ActionReceipt.objects.filter(game=game, seat=seat, system=system, key=key).first()
         if receipt is not None:
             return dict(receipt.response)
-        if expected_version != game.version:
-            raise StaleVersion(game.version)
         parsed = _parsed_action(action)
+        # A private setting does not depend on the game's version: a stale one is fine.
+        if expected_version != game.version and parsed.type not in ANY_TIME_ACTIONS:
+            raise StaleVersion(game.version)
         action_json = _plain(rules.action_to_json(parsed))
         state = _game_state(game)
         if state.outcome is not None:
             raise ActionRejected("The quest is over.")
         if not system:
             _check_seat_may_act(state, seat, parsed, action_json)
+        if isinstance(parsed, rules.SetAutoDrink):
+            return _setting_change(game, seat, parsed, system=system, key=key)
+        settings = _with_settings(state, _hero_settings(game))
         try:
             transition = rules.apply(state, seat, parsed)
         except rules.IllegalAction as exc:
@@ -302,7 +336,8 @@ def quest_apply_action(
                 version=version,
                 kind=GameEvent.Kind.ACTION,
                 seat=None if system else seat,
-                payload={"seat": seat, "action": action_json, "system": system},
+                payload={"seat": seat, "action": action_json, "system": system}
+                | ({"settings": settings} if settings else {}),
             )
         ]
         rows += [
@@ -339,7 +374,9 @@ def quest_apply_action(
             entry for row in rows[1:] if (entry := _entry(row.payload, version, seat)) is not None
         ]
         response = {"version": version, "seat": seat, "entries": entries}
-        ActionReceipt.objects.create(game=game, seat=seat, key=key, response=response)
+        ActionReceipt.objects.create(
+            game=game, seat=seat, system=system, key=key, response=response
+        )
         transaction.on_commit(functools.partial(_announce, game.pk, version))
     return response
 
@@ -359,7 +396,9 @@ def game_action_submit(
 
 def game_seat_view(*, game: Game, seat: int) -> dict[str, Any]:
     """The engine's seat view of `game`, plus `version` and `game_id`."""
-    view = dict(rules.seat_view(_game_state(game), seat))
+    state = _game_state(game)
+    _with_settings(state, _hero_settings(game))
+    view = dict(rules.seat_view(state, seat))
     view["version"] = game.version
     view["game_id"] = game.pk
     return view
@@ -475,6 +514,7 @@ def game_verify(*, game_id: int) -> VerifyReport:
                 False, actions, events, f"log entry {row.seq}: version {row.version} != {version}"
             )
         seat = row.payload["seat"]
+        _with_settings(state, row.payload.get("settings", {}))
         try:
             transition = rules.apply(state, seat, rules.action_from_json(row.payload["action"]))
         except rules.IllegalAction as exc:
