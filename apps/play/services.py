@@ -33,7 +33,7 @@ from apps.campaigns.services import campaign_hero_options, campaign_record_outco
 from apps.play.models import ActionReceipt, Game, GameEvent, HeroSetting
 from apps.play.tasks import turn_passed_enqueue
 from apps.rooms.models import Room, Seat
-from apps.rooms.services import room_member_seat
+from apps.rooms.services import room_changed, room_member_seat
 from apps.rules.data import heroes_of_seat
 from apps.rules.questfile import parse_quest_text
 
@@ -192,6 +192,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
+        room_changed(room_id=room.pk)  # seated players' room pages go to the game
         transaction.on_commit(
             functools.partial(turn_passed_enqueue, game.pk, game.version, game.turn_started)
         )
@@ -367,6 +368,7 @@ def quest_apply_action(
         game.save(update_fields=fields)
         if game.outcome:
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
+            room_changed(room_id=game.room_id)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
 
@@ -561,6 +563,13 @@ class Lobby:
 
 def _seat_users(room: Room) -> dict[int, Seat]:
     return {s.number: s for s in room.seats.all()}
+
+
+def game_ids_in_play(*, user: User) -> list[int]:
+    """The games `user` holds a seat in that are not over (the lobby follows them live)."""
+    return list(
+        Game.objects.filter(room__seats__user=user, outcome="").values_list("pk", flat=True)
+    )
 
 
 def lobby_for(*, user: User, limit: int = 50) -> Lobby:
