@@ -170,7 +170,7 @@ def sweep_when_overdue(*, game: int) -> int:
 def game_record(*, game: int) -> dict[str, Any]:
     """The game's version, its accepted keys by version, and whether its log replays."""
     from apps.play.models import ActionReceipt, Game
-    from apps.play.services import game_verify
+    from apps.play.verify import game_verify
 
     row = Game.objects.get(pk=game)
     receipts = ActionReceipt.objects.filter(game=row).values_list("key", "response")

@@ -13,13 +13,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.accounts.models import User
-from apps.play.services import (
-    GameNotFound,
-    game_group,
-    game_ids_in_play,
-    game_membership,
-    game_view,
-)
+from apps.play.errors import GameNotFound
+from apps.play.selectors import game_ids_in_play, game_membership, game_view
+from apps.play.services import game_group
 from apps.rooms.services import LOBBY_GROUP
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game

@@ -1,6 +1,14 @@
+import json
+from typing import Any
+
 from django.db import models
 
 from apps.play.fields import OrderedJSONField
+
+
+def as_stored_json(value: Any) -> Any:
+    """The value as it comes back from a JSON column (tuples become lists, and so on)."""
+    return json.loads(json.dumps(value))
 
 
 class Game(models.Model):

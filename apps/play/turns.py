@@ -33,14 +33,10 @@ from django.utils import timezone
 from apps import rules
 from apps.accounts.models import User
 from apps.notifications.services import Kind, notification_send
+from apps.play.errors import ActionRejected, PlayError
 from apps.play.models import Game
-from apps.play.services import (
-    ZARGON_SEAT,
-    ActionRejected,
-    PlayError,
-    _game_state,
-    quest_apply_action,
-)
+from apps.play.selectors import game_state
+from apps.play.services import ZARGON_SEAT, quest_apply_action
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
 from apps.rules.data import display_name, seat_of_hero
@@ -118,7 +114,7 @@ def _game(game_id: int, *, lock: bool = False) -> Game | None:
 
 def _notify_seats_to_move(game: Game, users: dict[int, User], *, reminder: bool) -> int:
     """Tell each player now to move that it is their turn (or remind them); how many were told."""
-    state = _game_state(game)
+    state = game_state(game=game)
     sent = 0
     for seat in rules.seats_to_move(state):
         user = users.get(seat)
@@ -305,7 +301,7 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
         if room.status != Room.Status.PLAYING or limit is None or game.turn_started + limit >= now:
             return False
         started = game.turn_started
-        state = _game_state(game)
+        state = game_state(game=game)
         seats = rules.seats_to_move(state)
         if len(seats) != 1:
             return False
@@ -338,7 +334,7 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
             applied += 1
             if game.outcome or game.turn_started != started:
                 break
-            state = _game_state(game)
+            state = game_state(game=game)
         if not applied:
             return False
         _notify_timed_out(game, seat, limit)

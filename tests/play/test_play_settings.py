@@ -10,7 +10,9 @@ import pytest
 
 from apps import rules
 from apps.play.models import Game, GameEvent, HeroSetting
-from apps.play.services import game_seat_view, game_verify, quest_apply_action
+from apps.play.selectors import game_seat_view
+from apps.play.services import quest_apply_action
+from apps.play.verify import game_verify
 
 from .conftest import GameMaker, client_for, key, post_action
 
