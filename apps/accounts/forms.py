@@ -80,3 +80,9 @@ class ProfileForm(forms.Form):
     email_reminders = forms.BooleanField(
         required=False, label="Send me reminders before a turn deadline"
     )
+    confirm_actions = forms.BooleanField(
+        required=False,
+        label="Ask before costly moves",
+        help_text="Show a far move's path before taking it, and ask before ending a turn with "
+        "movement unrolled or the action unused.",
+    )

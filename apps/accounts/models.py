@@ -11,6 +11,9 @@ class User(AbstractUser):
     display_name = models.CharField(max_length=60, blank=True)
     email_on_turn = models.BooleanField("email me when it is my turn", default=True)
     email_reminders = models.BooleanField("send me reminders before a deadline", default=True)
+    confirm_actions = models.BooleanField(
+        "ask before a far move or ending a turn with something unused", default=True
+    )
 
     class Meta:
         verbose_name = "user"

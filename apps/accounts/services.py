@@ -36,12 +36,18 @@ def email_is_taken(*, email: str, exclude_user: User | None = None) -> bool:
 
 
 def user_profile_update(
-    *, user: User, display_name: str, email_on_turn: bool, email_reminders: bool
+    *,
+    user: User,
+    display_name: str,
+    email_on_turn: bool,
+    email_reminders: bool,
+    confirm_actions: bool = True,
 ) -> User:
     user.display_name = display_name.strip()
     user.email_on_turn = email_on_turn
     user.email_reminders = email_reminders
-    user.save(update_fields=["display_name", "email_on_turn", "email_reminders"])
+    user.confirm_actions = confirm_actions
+    user.save(update_fields=["display_name", "email_on_turn", "email_reminders", "confirm_actions"])
     return user
 
 

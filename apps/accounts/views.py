@@ -61,6 +61,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 "display_name": user.display_name,
                 "email_on_turn": user.email_on_turn,
                 "email_reminders": user.email_reminders,
+                "confirm_actions": user.confirm_actions,
             }
         )
     return render(request, "accounts/profile.html", {"form": form, "profile_user": user})

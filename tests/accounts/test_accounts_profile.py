@@ -24,7 +24,12 @@ def test_profile_shows_email_and_current_preferences(player_client: Client) -> N
     assert response.status_code == 200
     assert b"brenna@example.com" in response.content
     form = response.context["form"]
-    assert form.initial == {"display_name": "", "email_on_turn": True, "email_reminders": True}
+    assert form.initial == {
+        "display_name": "",
+        "email_on_turn": True,
+        "email_reminders": True,
+        "confirm_actions": True,
+    }
 
 
 def test_profile_edits_display_name_and_notification_preferences(
@@ -86,3 +91,16 @@ def test_profile_cannot_change_email_or_username(player_client: Client, player: 
     player.refresh_from_db()
     assert player.email == "brenna@example.com"
     assert player.username == "brenna"
+
+
+def test_profile_turns_the_costly_move_confirmations_off_and_on(
+    player_client: Client, player: User
+) -> None:
+    assert player.confirm_actions  # asked by default
+    player_client.post(reverse("profile"), {"email_on_turn": "on"})
+    player.refresh_from_db()
+    assert not player.confirm_actions
+
+    player_client.post(reverse("profile"), {"confirm_actions": "on"})
+    player.refresh_from_db()
+    assert player.confirm_actions
