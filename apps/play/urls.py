@@ -7,4 +7,5 @@ app_name = "play"
 urlpatterns = [
     path("rooms/<int:room_id>/launch", views.launch, name="launch"),
     path("games/<int:game_id>/", views.game_page, name="game"),
+    path("rules/", views.rules_page, name="rules"),
 ]
