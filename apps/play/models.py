@@ -1,6 +1,18 @@
+import json
+from typing import Any
+
 from django.db import models
 
 from apps.play.fields import OrderedJSONField
+
+
+def as_stored_json(value: Any) -> Any:
+    """The value as it comes back from a JSON column (tuples become lists, and so on)."""
+    return json.loads(json.dumps(value))
+
+
+# Game.outcome of a game an admin ended (the engine never says it; the replay accepts it).
+ABANDONED = "abandoned"
 
 
 class Game(models.Model):
@@ -19,10 +31,13 @@ class Game(models.Model):
     options = models.JSONField(default=dict)
     state = OrderedJSONField(help_text="The engine state JSON, key order kept (see the field).")
     version = models.PositiveIntegerField(default=0)
-    outcome = models.CharField(max_length=10, blank=True)  # "", "heroes" or "zargon"
+    # "", "heroes", "zargon", or "abandoned" (an admin ended a stuck game; the engine never says it)
+    outcome = models.CharField(max_length=10, blank=True)
     # Turns over days: when the seat to move got the turn, and what has been sent about it.
     turn_started = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
+    # Set while the host has paused the clock (apps/play/clock.py): no deadline, no reminder.
+    paused_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -36,6 +51,9 @@ class GameEvent(models.Model):
     class Kind(models.TextChoices):
         ACTION = "action", "Accepted action"
         EVENT = "event", "Engine event"
+        # Pause, resume, a seat given away, a game ended by an admin: the table's own story,
+        # outside the engine (the replay skips these rows, players' logs never show them).
+        NOTE = "note", "Table note"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
@@ -56,18 +74,49 @@ class GameEvent(models.Model):
 
 
 class ActionReceipt(models.Model):
-    """The answer given to an idempotency key, returned again if the key is replayed."""
+    """The answer given to an idempotency key, returned again if the key is replayed.
+
+    Keys are namespaced by who sent them: the system's (timeouts, the AI, admins) and each seat's
+    own. A client can therefore never take a key the system will use, however it guesses.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="receipts")
     seat = models.PositiveSmallIntegerField()
+    system = models.BooleanField(default=False, help_text="Sent by the site, not by a client.")
     key = models.CharField(max_length=80)
     response = models.JSONField()
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "seat", "key"], name="receipt_unique_key")
+            models.UniqueConstraint(
+                fields=["game", "seat", "system", "key"], name="receipt_unique_key_per_sender"
+            )
         ]
 
     def __str__(self) -> str:
-        return f"{self.game_id} seat {self.seat} key {self.key}"
+        sender = "system" if self.system else f"seat {self.seat}"
+        return f"{self.game_id} {sender} key {self.key}"
+
+
+class HeroSetting(models.Model):
+    """A player's private setting for one of their heroes (auto-drink), kept outside the log.
+
+    Changing it touches neither the game's version nor its event numbers, so the other seats
+    learn nothing and the seat on turn is never refused for a stale version. The action service
+    puts the settings into the engine state before each action and records in that action's log
+    row the ones it changed, so a replay reproduces the game exactly.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hero_settings")
+    hero = models.CharField(max_length=20)
+    auto_drink = models.BooleanField(default=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "hero"], name="hero_setting_unique_hero")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.hero} auto-drink {'on' if self.auto_drink else 'off'}"
