@@ -94,6 +94,9 @@ function setView(view, { force = false } = {}) {
   state.view = view;
   reconcileSelection();
   render();
+  // The server-drawn turn clock (static/js/clock.js) follows the turn.
+  const turn = [view.round, view.turn?.phase, view.turn?.hero, view.turn?.seat].join("/");
+  document.dispatchEvent(new CustomEvent("board:view", { detail: { turn } }));
 }
 
 /** Drop selections the new view no longer allows; pick up Zargon's active monster. */
