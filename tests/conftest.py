@@ -5,6 +5,7 @@ exports DATABASE_URL and REDIS_URL, and a skip there would hide a broken service
 """
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,6 +13,19 @@ from django.conf import settings
 from django.db import connection
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches() -> Iterator[None]:
+    """Each test starts with empty caches: rolled-back rows may come back under the same ids."""
+    from django.core.cache import cache
+
+    from apps.play.seat_views import seat_views
+
+    seat_views.clear()
+    yield
+    seat_views.clear()
+    cache.clear()
 
 
 def _skip_or_fail(reason: str) -> None:
