@@ -23,14 +23,15 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
-from django.db import transaction
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db import models, transaction
+from django.db.models import Count, OuterRef, Q, Subquery, Value
 from django.utils import timezone
 
 from apps import rules
 from apps.accounts.models import User
 from apps.campaigns.services import campaign_hero_options, campaign_record_outcome
 from apps.play.models import ActionReceipt, Game, GameEvent
+from apps.play.seat_views import SeatView, seat_views
 from apps.play.tasks import turn_passed_enqueue
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
@@ -123,7 +124,9 @@ def _game_quest(game: Game) -> rules.Quest:
 
 
 def _game_state(game: Game) -> rules.State:
-    return rules.State.from_json(game.state, _game_quest(game))
+    # The row's JSON was decoded for this object alone, so the state may take it over uncopied.
+    # The engine never mutates a state in place (`apply` clones), so game.state stays intact.
+    return rules.State.from_json(game.state, _game_quest(game), copy_json=False)
 
 
 def _plain(value: Any) -> Any:
@@ -134,18 +137,30 @@ def _plain(value: Any) -> Any:
 # --- membership --------------------------------------------------------------------------------
 
 
+def _member_seat(user: AnyUser) -> Subquery | Value:
+    """The seat `user` holds in the outer Game's room, as an annotation (NULL: not a member)."""
+    if not user.is_authenticated:
+        return Value(None, output_field=models.IntegerField())
+    seats = Seat.objects.filter(room=OuterRef("room_id"), user=user).order_by().values("number")[:1]
+    return Subquery(seats, output_field=models.IntegerField())
+
+
 def game_seat_for_user(*, game: Game, user: AnyUser) -> int | None:
     """The seat `user` plays in `game`, or None (not a member)."""
     return room_member_seat(room=game.room, user=user)
 
 
 def game_membership(*, game_id: int, user: AnyUser) -> tuple[Game, int]:
-    """The game and the seat `user` plays in it (GameNotFound for non-members)."""
-    game = Game.objects.select_related("room").filter(pk=game_id).first()
-    seat = None if game is None else game_seat_for_user(game=game, user=user)
-    if game is None or seat is None:
+    """The game and the seat `user` plays in it (GameNotFound for non-members); one query."""
+    game = (
+        Game.objects.select_related("room")
+        .annotate(member_seat=_member_seat(user))
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None or game.member_seat is None:
         raise GameNotFound("There is no such game.")
-    return game, seat
+    return game, int(game.member_seat)
 
 
 # --- launching ---------------------------------------------------------------------------------
@@ -182,11 +197,19 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             options=options,
             state=state.to_json(),
             version=0,
+            last_seq=len(state.log),
             turn_started=timezone.now(),
         )
         # Whatever the engine logged while setting up (the parchment, say) opens the log.
         GameEvent.objects.bulk_create(
-            GameEvent(game=game, seq=n, version=0, kind=GameEvent.Kind.EVENT, payload=_plain(e))
+            GameEvent(
+                game=game,
+                seq=n,
+                version=0,
+                kind=GameEvent.Kind.EVENT,
+                payload=_plain(e),
+                event_seq=e["seq"],
+            )
             for n, e in enumerate(state.log, start=1)
         )
         room.status = Room.Status.PLAYING
@@ -236,22 +259,150 @@ def _entry(payload: dict[str, Any], version: int, seat: int) -> dict[str, Any] |
     return entry
 
 
-def _announce(game_id: int, version: int) -> None:
-    """Tell the game's websocket consumers there is a new version (no game content)."""
+def _send_to_sockets(game_id: int, message: dict[str, Any]) -> None:
+    """Send a content-free message to the game's websocket consumers (after commit)."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(
-            game_group(game_id=game_id), {"type": "game.changed", "version": version}
-        )
-    except Exception:  # the action is committed; clients catch up on their next fetch
-        logger.exception("could not announce version %s of game %s", version, game_id)
+        async_to_sync(layer.group_send)(game_group(game_id=game_id), message)
+    except Exception:  # the change is committed; clients catch up on their next fetch
+        logger.exception("could not tell the sockets of game %s: %s", game_id, message)
+
+
+def _announce(game_id: int, version: int) -> None:
+    """Tell the game's websocket consumers there is a new version (no game content)."""
+    _send_to_sockets(game_id, {"type": "game.changed", "version": version})
 
 
 def game_group(*, game_id: int) -> str:
     """The channel group of a game's websocket consumers."""
     return f"game-{game_id}"
+
+
+def _locked_game(
+    *, game_id: int, key: str, seat: int | None, user: AnyUser | None
+) -> tuple[Game, int, dict[str, Any] | None]:
+    """The game row, locked, in one statement, with the acting seat (the given seat, or the one
+    `user` holds) and the response already stored for `key`, if any."""
+    acting_seat = _member_seat(user) if user is not None else Value(seat)
+    stored = ActionReceipt.objects.filter(
+        game=OuterRef("pk"), seat=OuterRef("acting_seat"), key=key
+    ).values("response")[:1]
+    game = (
+        Game.objects.select_for_update()
+        .annotate(
+            acting_seat=acting_seat,
+            stored_response=Subquery(stored, output_field=models.JSONField()),
+        )
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None or game.acting_seat is None:
+        raise GameNotFound("There is no such game.")
+    return game, int(game.acting_seat), game.stored_response
+
+
+def _stored_response(*, game: Game, seat: int, key: str) -> dict[str, Any] | None:
+    receipt = ActionReceipt.objects.filter(game=game, seat=seat, key=key).first()
+    return None if receipt is None else dict(receipt.response)
+
+
+def _apply_action(
+    *,
+    game_id: int,
+    action: Any,
+    expected_version: int,
+    key: str,
+    seat: int | None = None,
+    user: AnyUser | None = None,
+    system: bool = False,
+) -> tuple[dict[str, Any], SeatView | None]:
+    """Apply one action of `seat` (or of the seat `user` plays) and return the response, with
+    the acting seat's new view when a user acted.
+
+    One transaction of at most five statements however long the game: lock the row (it carries
+    the acting seat, any stored response for `key` and the newest log number), append the log,
+    save the game, store the receipt.
+    """
+    if not isinstance(key, str) or not key or len(key) > KEY_MAX_LENGTH:
+        raise MalformedAction(f"The idempotency key must be 1 to {KEY_MAX_LENGTH} characters.")
+    with transaction.atomic():
+        game, seat, stored = _locked_game(game_id=game_id, key=key, seat=seat, user=user)
+        if stored is None and expected_version != game.version:
+            # If this statement waited for the lock, its receipt subquery saw the receipts as
+            # they were before the wait; the transaction it waited for may have answered this key.
+            stored = _stored_response(game=game, seat=seat, key=key)
+        if stored is not None:
+            return dict(stored), (None if user is None else _seat_view_of(game, seat))
+        if expected_version != game.version:
+            raise StaleVersion(game.version)
+        parsed = _parsed_action(action)
+        action_json = _plain(rules.action_to_json(parsed))
+        state = _game_state(game)
+        if state.outcome is not None:
+            raise ActionRejected("The quest is over.")
+        if not system:
+            _check_seat_may_act(state, seat, parsed, action_json)
+        try:
+            transition = rules.apply(state, seat, parsed)
+        except rules.IllegalAction as exc:
+            raise ActionRejected(exc.reason) from None
+        new_state = transition.state
+        version = game.version + 1
+
+        events = [_plain(event) for event in transition.events]
+        rows = [
+            GameEvent(
+                game=game,
+                seq=game.last_seq + 1,
+                version=version,
+                kind=GameEvent.Kind.ACTION,
+                seat=None if system else seat,
+                payload={"seat": seat, "action": action_json, "system": system},
+            )
+        ]
+        rows += [
+            GameEvent(
+                game=game,
+                seq=game.last_seq + 2 + n,
+                version=version,
+                kind=GameEvent.Kind.EVENT,
+                payload=event,
+                event_seq=event["seq"],
+            )
+            for n, event in enumerate(events)
+        ]
+        GameEvent.objects.bulk_create(rows)
+
+        fields = ["state", "version", "last_seq", "outcome", "updated"]
+        seats_changed = rules.seats_to_move(new_state) != rules.seats_to_move(state)
+        if seats_changed or new_state.round != state.round:  # the clock of turns.py
+            game.turn_started, game.reminded_at = timezone.now(), None
+            fields += ["turn_started", "reminded_at"]
+        if seats_changed:  # tell the players now to move (or everyone the outcome)
+            transaction.on_commit(
+                functools.partial(turn_passed_enqueue, game.pk, version, game.turn_started)
+            )
+        game.state = new_state.to_json()
+        game.version = version
+        game.last_seq += len(rows)
+        game.outcome = new_state.outcome or ""
+        game.save(update_fields=fields)
+        if game.outcome:
+            Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
+            finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
+            campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
+
+        entries = [e for event in events if (e := _entry(event, version, seat)) is not None]
+        response = {"version": version, "seat": seat, "entries": entries}
+        ActionReceipt.objects.create(game=game, seat=seat, key=key, response=response)
+        view = None
+        if user is not None:  # kept for this process's sockets only once it is committed
+            view = _encoded_view(game, seat, rules.seat_view(new_state, seat))
+            transaction.on_commit(functools.partial(seat_views.put, view))
+        transaction.on_commit(functools.partial(_announce, game.pk, version))
+    return response, view
 
 
 def quest_apply_action(
@@ -269,100 +420,71 @@ def quest_apply_action(
     log entries the action produced. A replayed key returns the stored response unchanged.
     `system=True` (timeouts, the AI) skips the seat checks; the engine still validates.
     """
-    if not isinstance(key, str) or not key or len(key) > KEY_MAX_LENGTH:
-        raise MalformedAction(f"The idempotency key must be 1 to {KEY_MAX_LENGTH} characters.")
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise GameNotFound("There is no such game.")
-        receipt = ActionReceipt.objects.filter(game=game, seat=seat, key=key).first()
-        if receipt is not None:
-            return dict(receipt.response)
-        if expected_version != game.version:
-            raise StaleVersion(game.version)
-        parsed = _parsed_action(action)
-        action_json = _plain(rules.action_to_json(parsed))
-        state = _game_state(game)
-        if state.outcome is not None:
-            raise ActionRejected("The quest is over.")
-        if not system:
-            _check_seat_may_act(state, seat, parsed, action_json)
-        try:
-            transition = rules.apply(state, seat, parsed)
-        except rules.IllegalAction as exc:
-            raise ActionRejected(exc.reason) from None
-        new_state = transition.state
-        version = game.version + 1
-
-        last_seq = game.events.aggregate(last=Max("seq"))["last"] or 0
-        rows = [
-            GameEvent(
-                game=game,
-                seq=last_seq + 1,
-                version=version,
-                kind=GameEvent.Kind.ACTION,
-                seat=None if system else seat,
-                payload={"seat": seat, "action": action_json, "system": system},
-            )
-        ]
-        rows += [
-            GameEvent(
-                game=game,
-                seq=last_seq + 2 + n,
-                version=version,
-                kind=GameEvent.Kind.EVENT,
-                payload=_plain(event),
-            )
-            for n, event in enumerate(transition.events)
-        ]
-        GameEvent.objects.bulk_create(rows)
-
-        fields = ["state", "version", "outcome", "updated"]
-        seats_changed = rules.seats_to_move(new_state) != rules.seats_to_move(state)
-        if seats_changed or new_state.round != state.round:  # the clock of turns.py
-            game.turn_started, game.reminded_at = timezone.now(), None
-            fields += ["turn_started", "reminded_at"]
-        if seats_changed:  # tell the players now to move (or everyone the outcome)
-            transaction.on_commit(
-                functools.partial(turn_passed_enqueue, game.pk, version, game.turn_started)
-            )
-        game.state = new_state.to_json()
-        game.version = version
-        game.outcome = new_state.outcome or ""
-        game.save(update_fields=fields)
-        if game.outcome:
-            Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
-            finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
-            campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
-
-        entries = [
-            entry for row in rows[1:] if (entry := _entry(row.payload, version, seat)) is not None
-        ]
-        response = {"version": version, "seat": seat, "entries": entries}
-        ActionReceipt.objects.create(game=game, seat=seat, key=key, response=response)
-        transaction.on_commit(functools.partial(_announce, game.pk, version))
+    response, _ = _apply_action(
+        game_id=game_id,
+        seat=seat,
+        action=action,
+        expected_version=expected_version,
+        key=key,
+        system=system,
+    )
     return response
+
+
+@dataclass(frozen=True)
+class ActionAnswer:
+    """What a player's action returns: the stored response and their seat's view after it."""
+
+    response: dict[str, Any]
+    view: SeatView
 
 
 def game_action_submit(
     *, game_id: int, user: AnyUser, action: Any, expected_version: int, key: str
-) -> dict[str, Any]:
-    """`quest_apply_action` for the seat `user` plays (GameNotFound for non-members)."""
-    _, seat = game_membership(game_id=game_id, user=user)
-    return quest_apply_action(
-        game_id=game_id, seat=seat, action=action, expected_version=expected_version, key=key
+) -> ActionAnswer:
+    """`quest_apply_action` for the seat `user` plays (GameNotFound for non-members), with the
+    seat's new view (for a replayed key: its current view), so a client needs no GET after."""
+    response, view = _apply_action(
+        game_id=game_id, user=user, action=action, expected_version=expected_version, key=key
     )
+    assert view is not None  # a user acted
+    return ActionAnswer(response=response, view=view)
+
+
+def game_seats_changed(*, game_id: int) -> None:
+    """Call when a seat of a launched game changes hands: every socket of the game checks again
+    whose seat it holds (sockets check membership when they connect, not on every change)."""
+    transaction.on_commit(functools.partial(_send_to_sockets, game_id, {"type": "game.seats"}))
 
 
 # --- what a seat sees --------------------------------------------------------------------------
 
 
-def game_seat_view(*, game: Game, seat: int) -> dict[str, Any]:
-    """The engine's seat view of `game`, plus `version` and `game_id`."""
-    view = dict(rules.seat_view(_game_state(game), seat))
+def _seat_view_dict(game: Game, view: dict[str, Any]) -> dict[str, Any]:
+    view = dict(view)
     view["version"] = game.version
     view["game_id"] = game.pk
     return view
+
+
+def _encoded_view(game: Game, seat: int, view: dict[str, Any]) -> SeatView:
+    text = json.dumps(_seat_view_dict(game, view), separators=(",", ":"))
+    return SeatView(game_id=game.pk, seat=seat, version=game.version, json=text)
+
+
+def _seat_view_of(game: Game, seat: int) -> SeatView:
+    """The seat's view of `game` as loaded, from this process's cache or built (and kept)."""
+    cached = seat_views.get(game.pk, seat, at_least=game.version)
+    if cached is not None:
+        return cached
+    view = _encoded_view(game, seat, rules.seat_view(_game_state(game), seat))
+    seat_views.put(view)
+    return view
+
+
+def game_seat_view(*, game: Game, seat: int) -> dict[str, Any]:
+    """The engine's seat view of `game`, plus `version` and `game_id`."""
+    return _seat_view_dict(game, rules.seat_view(_game_state(game), seat))
 
 
 def game_view(*, game_id: int, user: AnyUser) -> dict[str, Any]:
@@ -371,26 +493,73 @@ def game_view(*, game_id: int, user: AnyUser) -> dict[str, Any]:
     return game_seat_view(game=game, seat=seat)
 
 
+def game_view_encoded(*, game_id: int, user: AnyUser) -> SeatView:
+    """`game_view` as JSON text, built at most once per version and seat in this process.
+
+    The state is read from the database only when the cache has nothing as new as the row.
+    """
+    game = (
+        Game.objects.defer("state")
+        .annotate(member_seat=_member_seat(user))
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None or game.member_seat is None:
+        raise GameNotFound("There is no such game.")
+    return _seat_view_of(game, int(game.member_seat))
+
+
+def game_seat_view_encoded(*, game_id: int, seat: int, state_needed: bool) -> SeatView:
+    """The current view of `seat`, for a socket whose membership was checked when it joined.
+
+    `state_needed`: the caller knows the cache has nothing as new, so the state is read with the
+    row; otherwise it is read only if the cache has nothing as new as the row.
+    """
+    games = Game.objects.filter(pk=game_id)
+    game = (games if state_needed else games.defer("state")).first()
+    if game is None:
+        raise GameNotFound("There is no such game.")
+    return _seat_view_of(game, seat)
+
+
 def game_events(
-    *, game_id: int, user: AnyUser, after: int = 0, limit: int = EVENTS_PAGE_MAX
+    *,
+    game_id: int,
+    user: AnyUser,
+    after: int = 0,
+    before: int | None = None,
+    limit: int = EVENTS_PAGE_MAX,
 ) -> list[dict[str, Any]]:
-    """The log entries after engine sequence number `after`, as the user's seat may see them.
+    """The log entries after engine sequence number `after` (or the newest ones before
+    `before`), as the user's seat may see them, oldest first.
 
     Entries carry the engine's `seq` (as in the view's `log`) and the `version` that produced
-    them; at most `limit` entries, oldest first (ask again after the last `seq` for more).
-    Accepted actions are not served: what a seat may know of them is in the engine's events.
+    them; at most `limit` entries (ask again after the last `seq`, or before the first, for
+    more). Pages are found through the (game, event_seq) index, so a page costs the same at the
+    start and at the end of a long log. Accepted actions are not served: what a seat may know of
+    them is in the engine's events.
     """
     game, seat = game_membership(game_id=game_id, user=user)
     limit = max(1, min(limit, EVENTS_PAGE_MAX))
-    rows = game.events.filter(kind=GameEvent.Kind.EVENT, payload__seq__gt=after).order_by("seq")
+    # (A negative bound would match every row, actions included: the column is unsigned.)
+    rows = GameEvent.objects.filter(game_id=game.pk, event_seq__gt=max(after, 0))
+    if before is not None:
+        rows = rows.filter(event_seq__lt=before)
+    rows = rows.only("version", "payload", "event_seq")
+    newest_first = before is not None
     entries: list[dict[str, Any]] = []
-    for row in rows.iterator(chunk_size=500):
-        entry = _entry(row.payload, row.version, seat)
-        if entry is not None:
-            entries.append(entry)
-            if len(entries) >= limit:
-                break
-    return entries
+    while len(entries) < limit:
+        # Keyset pages: each one continues from the last row seen, through the index.
+        batch = list(rows.order_by("-event_seq" if newest_first else "event_seq")[:limit])
+        for row in batch:
+            entry = _entry(row.payload, row.version, seat)
+            if entry is not None and len(entries) < limit:
+                entries.append(entry)
+        if len(batch) < limit:
+            break
+        last = batch[-1].event_seq
+        rows = rows.filter(event_seq__lt=last) if newest_first else rows.filter(event_seq__gt=last)
+    return entries[::-1] if newest_first else entries
 
 
 # --- verification ------------------------------------------------------------------------------
