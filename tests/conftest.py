@@ -20,11 +20,11 @@ def fresh_caches() -> Iterator[None]:
     """Each test starts with empty caches: rolled-back rows may come back under the same ids."""
     from django.core.cache import cache
 
-    from apps.play.seat_views import seat_views
+    from apps.play.view_cache import view_cache
 
-    seat_views.clear()
+    view_cache.clear()
     yield
-    seat_views.clear()
+    view_cache.clear()
     cache.clear()
 
 

@@ -3,7 +3,7 @@
 Membership is checked when the socket connects, which fixes the seat it serves; it is checked
 again only when a seat of the game changes hands (`game.seats`), not on every change. The group
 message only says "game changed to version V"; the seat's view of V is built once per process
-and version (`apps.play.seat_views`), whatever the number of sockets watching that seat, and
+and version (`apps.play.view_cache`), whatever the number of sockets watching that seat, and
 sent as already-encoded text. A socket only ever receives its own seat's view.
 Frames sent: `{"type": "view", "version", "view"}`, `{"type": "pong"}`, `{"type": "error",
 "error"}`. Frames accepted: `{"type": "ping"}`, `{"type": "refresh"}`.
@@ -16,13 +16,10 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from apps.play.seat_views import SeatView, seat_views
-from apps.play.services import (
-    GameNotFound,
-    game_group,
-    game_membership,
-    game_seat_view_encoded,
-)
+from apps.play.errors import GameNotFound
+from apps.play.selectors import game_membership, game_seat_view_encoded
+from apps.play.services import game_group
+from apps.play.view_cache import SeatView, view_cache
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 
@@ -34,7 +31,7 @@ _building: dict[tuple[int, int], "asyncio.Future[SeatView]"] = {}
 async def _newest_view(game_id: int, seat: int, at_least: int) -> SeatView:
     """The seat's view of version `at_least` or newer: cached, being built, or built now."""
     while True:
-        cached = seat_views.get(game_id, seat, at_least=at_least)
+        cached = view_cache.get(game_id, seat, at_least=at_least)
         if cached is not None:
             return cached
         pending = _building.get((game_id, seat))

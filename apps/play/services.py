@@ -1,166 +1,69 @@
-"""A quest in play: launching it, the action service, seat views, the log and its verification.
+"""A quest in play, the writes: launching it and the action service.
 
-Every accepted action is one transaction on the `Game` row (design.md, "Persistence and
+Every accepted action is one transaction on the `Game` row (docs/design.md, "Persistence and
 concurrency"): lock the row, answer a replayed idempotency key with its stored response, refuse a
 stale version, run the engine, append the log, save the state, bump the version, store the
-receipt. After commit a content-free "game changed" message goes to the game's channel group;
-each websocket consumer then computes its own seat's view with `game_view`.
+receipt; five statements at most, however long the game. After commit a content-free "game
+changed" message goes to the game's channel group; each websocket consumer then sends its own
+seat's view, built once per version and seat in each process (`apps.play.view_cache`).
 
-Services raise `PlayError` subclasses; each carries the HTTP status the API answers with and a
-message a player can read (and that leaks nothing hidden).
+Services raise `errors.PlayError` subclasses; each carries the HTTP status the API answers with
+and a message a player can read (and that leaks nothing hidden).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import logging
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.contrib.auth.models import AnonymousUser
 from django.db import models, transaction
-from django.db.models import Count, OuterRef, Q, Subquery, Value
+from django.db.models import OuterRef, Subquery, Value
 from django.utils import timezone
 
 from apps import rules
-from apps.accounts.models import User
-from apps.campaigns.services import campaign_hero_options, campaign_record_outcome
-from apps.play.models import ActionReceipt, Game, GameEvent
-from apps.play.seat_views import SeatView, seat_views
+from apps.campaigns.selectors import campaign_hero_options
+from apps.campaigns.services import campaign_record_outcome
+from apps.play.errors import (
+    ActionRejected,
+    GameNotFound,
+    LaunchRefused,
+    MalformedAction,
+    NotHost,
+    NotYourTurn,
+    StaleVersion,
+)
+from apps.play.models import ActionReceipt, Game, GameEvent, HeroSetting, as_stored_json
+from apps.play.selectors import (
+    AnyUser,
+    entry_for_seat,
+    game_hero_settings,
+    game_seat_view_cached,
+    game_state,
+    member_seat,
+    quest_of_source,
+    seat_view_of_state,
+    state_with_settings,
+    with_hero_settings,
+)
 from apps.play.tasks import turn_passed_enqueue
-from apps.rooms.models import Room, Seat
+from apps.play.view_cache import SeatView, view_cache
+from apps.rooms.models import Room
 from apps.rooms.services import room_member_seat
 from apps.rules.data import heroes_of_seat
-from apps.rules.questfile import parse_quest_text
 
 logger = logging.getLogger(__name__)
 
 ZARGON_SEAT = 1
 KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
 # Actions a seat may send whoever's turn it is (engine-api.md: not listed in legal_actions).
+# They change a private per-hero setting (`HeroSetting`), never the shared game or its log.
 ANY_TIME_ACTIONS = frozenset({"set_auto_drink"})
-EVENTS_PAGE_MAX = 1000
-
-AnyUser = User | AnonymousUser
-
-
-# --- errors ------------------------------------------------------------------------------------
-
-
-class PlayError(Exception):
-    """A refused request; `status` is the HTTP status the API answers with."""
-
-    status = 400
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class GameNotFound(PlayError):
-    """No such game or room, or the user is not a member (existence is not revealed)."""
-
-    status = 404
-
-
-class LaunchRefused(PlayError):
-    """The room cannot be launched now (not full, already launched)."""
-
-    status = 409
-
-
-class NotHost(PlayError):
-    status = 403
-
-
-class MalformedAction(PlayError):
-    """The action JSON or the idempotency key is malformed."""
-
-    status = 400
-
-
-class NotYourTurn(PlayError):
-    """The seat may not send this action: not its turn, not its hero, or Zargon's only."""
-
-    status = 403
-
-
-class ActionRejected(PlayError):
-    """The engine refused the action; `message` is the engine's reason."""
-
-    status = 422
-
-
-class StaleVersion(PlayError):
-    """The client's expected version is not the game's; it should fetch the view again."""
-
-    status = 409
-
-    def __init__(self, current_version: int) -> None:
-        super().__init__(
-            f"The game has moved on to version {current_version}: fetch the view and try again."
-        )
-        self.current_version = current_version
-
-
-# --- quests and states -------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=16)
-def _parse_quest(slug: str, source: str) -> rules.Quest:
-    """The engine's Quest for a quest file's text (cached: parsing YAML on every action is slow)."""
-    if source:
-        return parse_quest_text(source, name=f"{slug}.yaml")
-    return rules.load_quest(slug)
-
-
-def _game_quest(game: Game) -> rules.Quest:
-    return _parse_quest(game.quest_slug, game.quest_source)
-
-
-def _game_state(game: Game) -> rules.State:
-    # The row's JSON was decoded for this object alone, so the state may take it over uncopied.
-    # The engine never mutates a state in place (`apply` clones), so game.state stays intact.
-    return rules.State.from_json(game.state, _game_quest(game), copy_json=False)
-
-
-def _plain(value: Any) -> Any:
-    """The value as it comes back from a JSON column (tuples become lists, and so on)."""
-    return json.loads(json.dumps(value))
-
-
-# --- membership --------------------------------------------------------------------------------
-
-
-def _member_seat(user: AnyUser) -> Subquery | Value:
-    """The seat `user` holds in the outer Game's room, as an annotation (NULL: not a member)."""
-    if not user.is_authenticated:
-        return Value(None, output_field=models.IntegerField())
-    seats = Seat.objects.filter(room=OuterRef("room_id"), user=user).order_by().values("number")[:1]
-    return Subquery(seats, output_field=models.IntegerField())
-
-
-def game_seat_for_user(*, game: Game, user: AnyUser) -> int | None:
-    """The seat `user` plays in `game`, or None (not a member)."""
-    return room_member_seat(room=game.room, user=user)
-
-
-def game_membership(*, game_id: int, user: AnyUser) -> tuple[Game, int]:
-    """The game and the seat `user` plays in it (GameNotFound for non-members); one query."""
-    game = (
-        Game.objects.select_related("room")
-        .annotate(member_seat=_member_seat(user))
-        .filter(pk=game_id)
-        .first()
-    )
-    if game is None or game.member_seat is None:
-        raise GameNotFound("There is no such game.")
-    return game, int(game.member_seat)
 
 
 # --- launching ---------------------------------------------------------------------------------
@@ -184,7 +87,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         if taken != list(range(1, room.seat_count + 1)):
             raise LaunchRefused("Every seat must be taken before the quest can start.")
         definition = room.quest
-        quest = _parse_quest(definition.slug, definition.source)
+        quest = quest_of_source(slug=definition.slug, source=definition.source)
         seed = secrets.randbits(63) if seed is None else seed
         options: dict[str, Any] = campaign_hero_options(room=room) or {}
         state = rules.new_game(quest, room.seat_count, seed, options)
@@ -207,7 +110,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
                 seq=n,
                 version=0,
                 kind=GameEvent.Kind.EVENT,
-                payload=_plain(e),
+                payload=as_stored_json(e),
                 event_seq=e["seq"],
             )
             for n, e in enumerate(state.log, start=1)
@@ -244,19 +147,24 @@ def _check_seat_may_act(
             raise NotYourTurn("That hero is not yours to play.")
     if action.type in ANY_TIME_ACTIONS or seat in rules.seats_to_move(state):
         return
-    if action_json in _plain(rules.legal_actions(state, seat)):
+    if action_json in as_stored_json(rules.legal_actions(state, seat)):
         return  # something the engine lets this seat do out of turn
     raise NotYourTurn("It is not your turn.")
 
 
-def _entry(payload: dict[str, Any], version: int, seat: int) -> dict[str, Any] | None:
-    """A log entry as `seat` may see it (None: nothing), with the version that produced it."""
-    entry = rules.event_for_seat(payload, seat)
-    if entry is None:
-        return None
-    entry = dict(entry)
-    entry["version"] = version
-    return entry
+def _setting_change(
+    game: Game, seat: int, action: rules.SetAutoDrink, *, system: bool, key: str
+) -> dict[str, Any]:
+    """Store a private setting: no version, no log entry, nothing sent to the other seats."""
+    HeroSetting.objects.update_or_create(
+        game=game, hero=action.hero, defaults={"auto_drink": action.on}
+    )
+    response = {"version": game.version, "seat": seat, "entries": []}
+    ActionReceipt.objects.create(game=game, seat=seat, system=system, key=key, response=response)
+    # The version stays, so this seat's cached view would hide the change here (dropping it is
+    # harmless if this rolls back); other processes show it from the next version on.
+    view_cache.forget(game.pk, seat)
+    return response
 
 
 def _send_to_sockets(game_id: int, message: dict[str, Any]) -> None:
@@ -281,30 +189,27 @@ def game_group(*, game_id: int) -> str:
 
 
 def _locked_game(
-    *, game_id: int, key: str, seat: int | None, user: AnyUser | None
+    *, game_id: int, key: str, seat: int | None, user: AnyUser | None, system: bool
 ) -> tuple[Game, int, dict[str, Any] | None]:
     """The game row, locked, in one statement, with the acting seat (the given seat, or the one
-    `user` holds) and the response already stored for `key`, if any."""
-    acting_seat = _member_seat(user) if user is not None else Value(seat)
+    `user` holds), the heroes' settings and the response already stored for `key`, if any."""
+    acting_seat = member_seat(user) if user is not None else Value(seat)
     stored = ActionReceipt.objects.filter(
-        game=OuterRef("pk"), seat=OuterRef("acting_seat"), key=key
+        game=OuterRef("pk"), seat=OuterRef("acting_seat"), system=system, key=key
     ).values("response")[:1]
-    game = (
-        Game.objects.select_for_update()
-        .annotate(
-            acting_seat=acting_seat,
-            stored_response=Subquery(stored, output_field=models.JSONField()),
-        )
-        .filter(pk=game_id)
-        .first()
+    games = Game.objects.select_for_update().annotate(
+        acting_seat=acting_seat,
+        stored_response=Subquery(stored, output_field=models.JSONField()),
     )
+    game = with_hero_settings(games).filter(pk=game_id).first()
     if game is None or game.acting_seat is None:
         raise GameNotFound("There is no such game.")
     return game, int(game.acting_seat), game.stored_response
 
 
-def _stored_response(*, game: Game, seat: int, key: str) -> dict[str, Any] | None:
-    receipt = ActionReceipt.objects.filter(game=game, seat=seat, key=key).first()
+def _stored_response(*, game: Game, seat: int, system: bool, key: str) -> dict[str, Any] | None:
+    receipts = ActionReceipt.objects.filter(game=game, seat=seat, system=system, key=key)
+    receipt = receipts.first()
     return None if receipt is None else dict(receipt.response)
 
 
@@ -321,29 +226,41 @@ def _apply_action(
     """Apply one action of `seat` (or of the seat `user` plays) and return the response, with
     the acting seat's new view when a user acted.
 
-    One transaction of at most five statements however long the game: lock the row (it carries
-    the acting seat, any stored response for `key` and the newest log number), append the log,
+    At most five statements however long the game: lock the row (it carries the acting seat, the
+    heroes' settings, any stored response for `key` and the newest log number), append the log,
     save the game, store the receipt.
     """
     if not isinstance(key, str) or not key or len(key) > KEY_MAX_LENGTH:
         raise MalformedAction(f"The idempotency key must be 1 to {KEY_MAX_LENGTH} characters.")
     with transaction.atomic():
-        game, seat, stored = _locked_game(game_id=game_id, key=key, seat=seat, user=user)
-        if stored is None and expected_version != game.version:
-            # If this statement waited for the lock, its receipt subquery saw the receipts as
-            # they were before the wait; the transaction it waited for may have answered this key.
-            stored = _stored_response(game=game, seat=seat, key=key)
+        game, seat, stored = _locked_game(
+            game_id=game_id, key=key, seat=seat, user=user, system=system
+        )
+        if stored is None:
+            parsed = _parsed_action(action)
+            if expected_version != game.version or parsed.type in ANY_TIME_ACTIONS:
+                # If this statement waited for the lock, its receipt subquery saw the receipts
+                # as they were before; the transaction it waited for may have answered this key.
+                stored = _stored_response(game=game, seat=seat, system=system, key=key)
         if stored is not None:
-            return dict(stored), (None if user is None else _seat_view_of(game, seat))
-        if expected_version != game.version:
+            view = None if user is None else game_seat_view_cached(game=game, seat=seat)
+            return dict(stored), view
+        # A private setting does not depend on the game's version: a stale one is fine.
+        if expected_version != game.version and parsed.type not in ANY_TIME_ACTIONS:
             raise StaleVersion(game.version)
-        parsed = _parsed_action(action)
-        action_json = _plain(rules.action_to_json(parsed))
-        state = _game_state(game)
+        action_json = as_stored_json(rules.action_to_json(parsed))
+        state = game_state(game=game)
         if state.outcome is not None:
             raise ActionRejected("The quest is over.")
         if not system:
             _check_seat_may_act(state, seat, parsed, action_json)
+        if isinstance(parsed, rules.SetAutoDrink):
+            response = _setting_change(game, seat, parsed, system=system, key=key)
+            if user is None:
+                return response, None
+            state_with_settings(state, game_hero_settings(game=game) | {parsed.hero: parsed.on})
+            return response, seat_view_of_state(game=game, seat=seat, state=state)
+        settings = state_with_settings(state, game_hero_settings(game=game))
         try:
             transition = rules.apply(state, seat, parsed)
         except rules.IllegalAction as exc:
@@ -351,7 +268,7 @@ def _apply_action(
         new_state = transition.state
         version = game.version + 1
 
-        events = [_plain(event) for event in transition.events]
+        events = [as_stored_json(event) for event in transition.events]
         rows = [
             GameEvent(
                 game=game,
@@ -359,7 +276,8 @@ def _apply_action(
                 version=version,
                 kind=GameEvent.Kind.ACTION,
                 seat=None if system else seat,
-                payload={"seat": seat, "action": action_json, "system": system},
+                payload={"seat": seat, "action": action_json, "system": system}
+                | ({"settings": settings} if settings else {}),
             )
         ]
         rows += [
@@ -394,13 +312,16 @@ def _apply_action(
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
 
-        entries = [e for event in events if (e := _entry(event, version, seat)) is not None]
+        seen = (entry_for_seat(event, version, seat) for event in events)
+        entries = [entry for entry in seen if entry is not None]
         response = {"version": version, "seat": seat, "entries": entries}
-        ActionReceipt.objects.create(game=game, seat=seat, key=key, response=response)
+        ActionReceipt.objects.create(
+            game=game, seat=seat, system=system, key=key, response=response
+        )
         view = None
-        if user is not None:  # kept for this process's sockets only once it is committed
-            view = _encoded_view(game, seat, rules.seat_view(new_state, seat))
-            transaction.on_commit(functools.partial(seat_views.put, view))
+        if user is not None:  # kept for this process's sockets once it is committed
+            view = seat_view_of_state(game=game, seat=seat, state=new_state)
+            transaction.on_commit(functools.partial(view_cache.put, view))
         transaction.on_commit(functools.partial(_announce, game.pk, version))
     return response, view
 
@@ -418,7 +339,8 @@ def quest_apply_action(
 
     The response is `{"version", "seat", "entries"}`: the new version and this seat's view of the
     log entries the action produced. A replayed key returns the stored response unchanged.
-    `system=True` (timeouts, the AI) skips the seat checks; the engine still validates.
+    `system=True` (timeouts, the AI) skips the seat checks; the engine still validates. System
+    keys live in a namespace of their own: no key a client sends can answer for them.
     """
     response, _ = _apply_action(
         game_id=game_id,
@@ -455,273 +377,3 @@ def game_seats_changed(*, game_id: int) -> None:
     """Call when a seat of a launched game changes hands: every socket of the game checks again
     whose seat it holds (sockets check membership when they connect, not on every change)."""
     transaction.on_commit(functools.partial(_send_to_sockets, game_id, {"type": "game.seats"}))
-
-
-# --- what a seat sees --------------------------------------------------------------------------
-
-
-def _seat_view_dict(game: Game, view: dict[str, Any]) -> dict[str, Any]:
-    view = dict(view)
-    view["version"] = game.version
-    view["game_id"] = game.pk
-    return view
-
-
-def _encoded_view(game: Game, seat: int, view: dict[str, Any]) -> SeatView:
-    text = json.dumps(_seat_view_dict(game, view), separators=(",", ":"))
-    return SeatView(game_id=game.pk, seat=seat, version=game.version, json=text)
-
-
-def _seat_view_of(game: Game, seat: int) -> SeatView:
-    """The seat's view of `game` as loaded, from this process's cache or built (and kept)."""
-    cached = seat_views.get(game.pk, seat, at_least=game.version)
-    if cached is not None:
-        return cached
-    view = _encoded_view(game, seat, rules.seat_view(_game_state(game), seat))
-    seat_views.put(view)
-    return view
-
-
-def game_seat_view(*, game: Game, seat: int) -> dict[str, Any]:
-    """The engine's seat view of `game`, plus `version` and `game_id`."""
-    return _seat_view_dict(game, rules.seat_view(_game_state(game), seat))
-
-
-def game_view(*, game_id: int, user: AnyUser) -> dict[str, Any]:
-    """The view of the seat `user` plays (GameNotFound for anyone else)."""
-    game, seat = game_membership(game_id=game_id, user=user)
-    return game_seat_view(game=game, seat=seat)
-
-
-def game_view_encoded(*, game_id: int, user: AnyUser) -> SeatView:
-    """`game_view` as JSON text, built at most once per version and seat in this process.
-
-    The state is read from the database only when the cache has nothing as new as the row.
-    """
-    game = (
-        Game.objects.defer("state")
-        .annotate(member_seat=_member_seat(user))
-        .filter(pk=game_id)
-        .first()
-    )
-    if game is None or game.member_seat is None:
-        raise GameNotFound("There is no such game.")
-    return _seat_view_of(game, int(game.member_seat))
-
-
-def game_seat_view_encoded(*, game_id: int, seat: int, state_needed: bool) -> SeatView:
-    """The current view of `seat`, for a socket whose membership was checked when it joined.
-
-    `state_needed`: the caller knows the cache has nothing as new, so the state is read with the
-    row; otherwise it is read only if the cache has nothing as new as the row.
-    """
-    games = Game.objects.filter(pk=game_id)
-    game = (games if state_needed else games.defer("state")).first()
-    if game is None:
-        raise GameNotFound("There is no such game.")
-    return _seat_view_of(game, seat)
-
-
-def game_events(
-    *,
-    game_id: int,
-    user: AnyUser,
-    after: int = 0,
-    before: int | None = None,
-    limit: int = EVENTS_PAGE_MAX,
-) -> list[dict[str, Any]]:
-    """The log entries after engine sequence number `after` (or the newest ones before
-    `before`), as the user's seat may see them, oldest first.
-
-    Entries carry the engine's `seq` (as in the view's `log`) and the `version` that produced
-    them; at most `limit` entries (ask again after the last `seq`, or before the first, for
-    more). Pages are found through the (game, event_seq) index, so a page costs the same at the
-    start and at the end of a long log. Accepted actions are not served: what a seat may know of
-    them is in the engine's events.
-    """
-    game, seat = game_membership(game_id=game_id, user=user)
-    limit = max(1, min(limit, EVENTS_PAGE_MAX))
-    # (A negative bound would match every row, actions included: the column is unsigned.)
-    rows = GameEvent.objects.filter(game_id=game.pk, event_seq__gt=max(after, 0))
-    if before is not None:
-        rows = rows.filter(event_seq__lt=before)
-    rows = rows.only("version", "payload", "event_seq")
-    newest_first = before is not None
-    entries: list[dict[str, Any]] = []
-    while len(entries) < limit:
-        # Keyset pages: each one continues from the last row seen, through the index.
-        batch = list(rows.order_by("-event_seq" if newest_first else "event_seq")[:limit])
-        for row in batch:
-            entry = _entry(row.payload, row.version, seat)
-            if entry is not None and len(entries) < limit:
-                entries.append(entry)
-        if len(batch) < limit:
-            break
-        last = batch[-1].event_seq
-        rows = rows.filter(event_seq__lt=last) if newest_first else rows.filter(event_seq__gt=last)
-    return entries[::-1] if newest_first else entries
-
-
-# --- verification ------------------------------------------------------------------------------
-
-
-@dataclass
-class VerifyReport:
-    ok: bool
-    actions: int = 0
-    events: int = 0
-    problem: str | None = None
-
-    def __str__(self) -> str:
-        if self.ok:
-            return f"OK: {self.actions} actions, {self.events} events replayed"
-        return f"MISMATCH: {self.problem}"
-
-
-def _first_difference(a: Any, b: Any, path: str = "") -> str | None:
-    """Where two JSON values first differ, e.g. `heroes.elf.body: 3 != 4`; None if equal."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b), key=str):
-            where = f"{path}.{k}" if path else str(k)
-            if k not in a or k not in b:
-                mine, theirs = (repr(x[k]) if k in x else "missing" for x in (a, b))
-                return f"{where}: {mine} != {theirs}"
-            if (found := _first_difference(a[k], b[k], where)) is not None:
-                return found
-        return None
-    if isinstance(a, list) and isinstance(b, list):
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            if (found := _first_difference(x, y, f"{path}[{i}]")) is not None:
-                return found
-        if len(a) != len(b):
-            return f"{path}: {len(a)} items != {len(b)} items"
-        return None
-    if a != b or type(a) is not type(b):
-        return f"{path or 'value'}: {a!r} != {b!r}"
-    return None
-
-
-def game_verify(*, game_id: int) -> VerifyReport:
-    """Replay the accepted actions from the seed and compare with the stored log and state."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise GameNotFound("There is no such game.")
-    rows = list(game.events.order_by("seq"))
-    for expected, row in enumerate(rows, start=1):
-        if row.seq != expected:
-            return VerifyReport(False, problem=f"the log has no entry {expected} (next: {row.seq})")
-
-    quest = _game_quest(game)
-    state = rules.new_game(quest, game.seats, game.seed, game.options)
-    produced: list[dict[str, Any]] = _plain(state.log)
-    version = 0
-    actions = events = 0
-
-    def check_events(upto: int) -> str | None:
-        """The event rows after the previous action must be exactly what the engine produced."""
-        nonlocal events
-        logged = [r for r in batch if r.kind == GameEvent.Kind.EVENT]
-        if len(logged) != len(produced):
-            return (
-                f"version {upto}: {len(logged)} events logged, the replay produced {len(produced)}"
-            )
-        for row, event in zip(logged, produced, strict=True):
-            if (diff := _first_difference(row.payload, event)) is not None:
-                return f"log entry {row.seq} (version {upto}): {diff}"
-            events += 1
-        return None
-
-    batch: list[GameEvent] = []
-    for row in rows:
-        if row.kind != GameEvent.Kind.ACTION:
-            batch.append(row)
-            continue
-        if (problem := check_events(version)) is not None:
-            return VerifyReport(False, actions, events, problem)
-        version += 1
-        if row.version != version:
-            return VerifyReport(
-                False, actions, events, f"log entry {row.seq}: version {row.version} != {version}"
-            )
-        seat = row.payload["seat"]
-        try:
-            transition = rules.apply(state, seat, rules.action_from_json(row.payload["action"]))
-        except rules.IllegalAction as exc:
-            problem = f"log entry {row.seq} (version {version}): the replay refused it: {exc}"
-            return VerifyReport(False, actions, events, problem)
-        state, produced, batch = transition.state, _plain(transition.events), []
-        actions += 1
-    if (problem := check_events(version)) is not None:
-        return VerifyReport(False, actions, events, problem)
-    if version != game.version:
-        problem = f"the log replays to version {version}, the game is at {game.version}"
-        return VerifyReport(False, actions, events, problem)
-    if (diff := _first_difference(_plain(state.to_json()), game.state)) is not None:
-        return VerifyReport(False, actions, events, f"state: {diff} (replayed != stored)")
-    if (state.outcome or "") != game.outcome:
-        problem = f"outcome: {state.outcome!r} (replayed) != {game.outcome!r} (stored)"
-        return VerifyReport(False, actions, events, problem)
-    return VerifyReport(True, actions, events)
-
-
-# --- the lobby ---------------------------------------------------------------------------------
-
-
-@dataclass
-class LobbyRoom:
-    room: Room
-    free_seats: int
-    my_seat: int | None
-
-
-@dataclass
-class LobbyGame:
-    game: Game
-    my_seat: int
-    to_move: list[str] = field(default_factory=list)  # shown names of the seats to move
-    my_turn: bool = False
-
-
-@dataclass
-class Lobby:
-    open_rooms: list[LobbyRoom]
-    my_games: list[LobbyGame]
-
-
-def _seat_users(room: Room) -> dict[int, Seat]:
-    return {s.number: s for s in room.seats.all()}
-
-
-def lobby_for(*, user: User, limit: int = 50) -> Lobby:
-    """Open rooms with free seats (and the user's own waiting rooms), and the user's games."""
-    my_seat = Seat.objects.filter(room=OuterRef("pk"), user=user).values("number")[:1]
-    open_rooms_qs = (
-        Room.objects.filter(status=Room.Status.OPEN)
-        .annotate(
-            free=Count("seats", filter=Q(seats__user__isnull=True)), my_seat=Subquery(my_seat)
-        )
-        .filter(Q(free__gt=0) | Q(my_seat__isnull=False) | Q(host=user))
-        .select_related("quest", "host")
-        .order_by("-created")[:limit]
-    )
-    open_rooms = [LobbyRoom(room=r, free_seats=r.free, my_seat=r.my_seat) for r in open_rooms_qs]
-    games_qs = (
-        Game.objects.filter(room__seats__user=user)
-        .select_related("room", "room__quest")
-        .prefetch_related("room__seats__user")
-        .order_by("outcome", "-updated")[:limit]
-    )
-    my_games = []
-    for game in games_qs:
-        seats = _seat_users(game.room)
-        mine = next(n for n, s in seats.items() if s.user_id == user.pk)
-        item = LobbyGame(game=game, my_seat=mine)
-        if not game.outcome:
-            to_move = rules.seats_to_move(_game_state(game))
-            item.my_turn = mine in to_move
-            item.to_move = [
-                str(seats[n].user) if seats.get(n) and seats[n].user else f"seat {n}"
-                for n in to_move
-            ]
-        my_games.append(item)
-    return Lobby(open_rooms=open_rooms, my_games=my_games)

@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from apps import rules
 from apps.accounts.services import token_issue
 from apps.play.models import Game, GameEvent
-from apps.play.services import game_action_submit, game_events, quest_apply_action
+from apps.play.selectors import game_events
+from apps.play.services import game_action_submit, quest_apply_action
 from apps.rules.questfile import parse_quest_text
 
 from .bot import Bot

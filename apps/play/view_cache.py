@@ -58,9 +58,13 @@ class SeatViewCache:
             while len(self._views) > self.size:
                 self._views.popitem(last=False)
 
+    def forget(self, game_id: int, seat: int) -> None:
+        with self._lock:
+            self._views.pop((game_id, seat), None)
+
     def clear(self) -> None:
         with self._lock:
             self._views.clear()
 
 
-seat_views = SeatViewCache()
+view_cache = SeatViewCache()

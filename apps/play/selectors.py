@@ -1,0 +1,302 @@
+"""Reading a quest in play: the engine state of a game, membership, seat views, the log, the lobby.
+
+Nothing here writes. A seat's view and log entries are computed by the engine for that seat only
+(docs/rules.md 13), so what a reader gets is what that seat may know.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from django.contrib.auth.models import AnonymousUser
+from django.db import models
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Value
+
+from apps import rules
+from apps.accounts.models import User
+from apps.play.errors import GameNotFound
+from apps.play.models import Game, GameEvent, HeroSetting
+from apps.play.view_cache import SeatView, view_cache
+from apps.rooms.models import Room, Seat
+from apps.rooms.services import room_member_seat
+from apps.rules.data import HERO_ORDER
+from apps.rules.questfile import parse_quest_text
+
+EVENTS_PAGE_MAX = 1000
+
+AnyUser = User | AnonymousUser
+
+
+# --- quests and states -------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=16)
+def quest_of_source(*, slug: str, source: str) -> rules.Quest:
+    """The engine's Quest for a quest file's text (cached: parsing YAML on every action is slow)."""
+    if source:
+        return parse_quest_text(source, name=f"{slug}.yaml")
+    return rules.load_quest(slug)
+
+
+def game_quest(*, game: Game) -> rules.Quest:
+    """The quest `game` was launched with (its own copy of the quest file)."""
+    return quest_of_source(slug=game.quest_slug, source=game.quest_source)
+
+
+def game_state(*, game: Game) -> rules.State:
+    """The engine state stored in `game`."""
+    # The row's JSON was decoded for this object alone, so the state may take it over uncopied.
+    # The engine never changes a state in place (`apply` clones), so game.state stays intact.
+    return rules.State.from_json(game.state, game_quest(game=game), copy_json=False)
+
+
+_Games = TypeVar("_Games", bound=QuerySet[Any])
+
+
+def with_hero_settings(games: _Games) -> _Games:
+    """`games` with each hero's auto-drink setting read in the same statement (see below)."""
+    return games.annotate(
+        **{
+            f"auto_drink_{hero}": Subquery(
+                HeroSetting.objects.filter(game=OuterRef("pk"), hero=hero)
+                .order_by()
+                .values("auto_drink")[:1],
+                output_field=models.BooleanField(),
+            )
+            for hero in HERO_ORDER
+        }
+    )
+
+
+def game_hero_settings(*, game: Game) -> dict[str, bool]:
+    """Each hero's auto-drink setting as its player last chose it (heroes never set: absent).
+
+    Read from the row's annotations when it was loaded `with_hero_settings`, otherwise queried.
+    """
+    if hasattr(game, f"auto_drink_{HERO_ORDER[0]}"):
+        annotated = {hero: getattr(game, f"auto_drink_{hero}") for hero in HERO_ORDER}
+        return {hero: bool(on) for hero, on in annotated.items() if on is not None}
+    return dict(HeroSetting.objects.filter(game=game).values_list("hero", "auto_drink"))
+
+
+def state_with_settings(state: rules.State, settings: dict[str, bool]) -> dict[str, bool]:
+    """Put the players' settings into `state`; returns those that changed it (for the log)."""
+    changed = {}
+    for hero, auto_drink in sorted(settings.items()):
+        hero_state = state.heroes.get(hero)
+        if hero_state is not None and hero_state.auto_drink != auto_drink:
+            hero_state.auto_drink = auto_drink
+            changed[hero] = auto_drink
+    return changed
+
+
+# --- membership --------------------------------------------------------------------------------
+
+
+def member_seat(user: AnyUser) -> Subquery | Value:
+    """The seat `user` holds in the outer Game's room, as an annotation (NULL: not a member)."""
+    if not user.is_authenticated:
+        return Value(None, output_field=models.IntegerField())
+    seats = Seat.objects.filter(room=OuterRef("room_id"), user=user).order_by().values("number")
+    return Subquery(seats[:1], output_field=models.IntegerField())
+
+
+def game_seat_for_user(*, game: Game, user: AnyUser) -> int | None:
+    """The seat `user` plays in `game`, or None (not a member)."""
+    return room_member_seat(room=game.room, user=user)
+
+
+def game_membership(*, game_id: int, user: AnyUser) -> tuple[Game, int]:
+    """The game and the seat `user` plays in it (GameNotFound for non-members); one query."""
+    game = (
+        Game.objects.select_related("room")
+        .annotate(member_seat=member_seat(user))
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None or game.member_seat is None:
+        raise GameNotFound("There is no such game.")
+    return game, int(game.member_seat)
+
+
+def entry_for_seat(payload: dict[str, Any], version: int, seat: int) -> dict[str, Any] | None:
+    """A log entry as `seat` may see it (None: nothing), with the version that produced it."""
+    entry = rules.event_for_seat(payload, seat)
+    if entry is None:
+        return None
+    entry = dict(entry)
+    entry["version"] = version
+    return entry
+
+
+# --- what a seat sees --------------------------------------------------------------------------
+
+
+def _seat_view_dict(game: Game, view: dict[str, Any]) -> dict[str, Any]:
+    view = dict(view)
+    view["version"] = game.version
+    view["game_id"] = game.pk
+    return view
+
+
+def seat_view_of_state(*, game: Game, seat: int, state: rules.State) -> SeatView:
+    """`seat`'s view of `state` (the game's state at `game.version`, settings in), encoded."""
+    text = json.dumps(_seat_view_dict(game, rules.seat_view(state, seat)), separators=(",", ":"))
+    return SeatView(game_id=game.pk, seat=seat, version=game.version, json=text)
+
+
+def game_seat_view_cached(*, game: Game, seat: int) -> SeatView:
+    """The seat's view of `game` as loaded, from this process's cache or built (and kept)."""
+    cached = view_cache.get(game.pk, seat, at_least=game.version)
+    if cached is not None:
+        return cached
+    state = game_state(game=game)
+    state_with_settings(state, game_hero_settings(game=game))
+    view = seat_view_of_state(game=game, seat=seat, state=state)
+    view_cache.put(view)
+    return view
+
+
+def game_seat_view(*, game: Game, seat: int) -> dict[str, Any]:
+    """The engine's seat view of `game`, plus `version` and `game_id`."""
+    state = game_state(game=game)
+    state_with_settings(state, game_hero_settings(game=game))
+    return _seat_view_dict(game, rules.seat_view(state, seat))
+
+
+def game_view(*, game_id: int, user: AnyUser) -> dict[str, Any]:
+    """The view of the seat `user` plays (GameNotFound for anyone else)."""
+    game, seat = game_membership(game_id=game_id, user=user)
+    return game_seat_view(game=game, seat=seat)
+
+
+def game_view_encoded(*, game_id: int, user: AnyUser) -> SeatView:
+    """`game_view` as JSON text, built at most once per version and seat in this process.
+
+    One query (membership, version, settings); the state is read only if the cache has nothing
+    as new as the row.
+    """
+    games = Game.objects.defer("state").annotate(member_seat=member_seat(user))
+    game = with_hero_settings(games).filter(pk=game_id).first()
+    if game is None or game.member_seat is None:
+        raise GameNotFound("There is no such game.")
+    return game_seat_view_cached(game=game, seat=int(game.member_seat))
+
+
+def game_seat_view_encoded(*, game_id: int, seat: int, state_needed: bool) -> SeatView:
+    """The current view of `seat`, for a socket whose membership was checked when it joined.
+
+    `state_needed`: the caller knows the cache has nothing as new, so the state is read with the
+    row; otherwise it is read only if the cache has nothing as new as the row.
+    """
+    games = Game.objects.all() if state_needed else Game.objects.defer("state")
+    game = with_hero_settings(games).filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound("There is no such game.")
+    return game_seat_view_cached(game=game, seat=seat)
+
+
+def game_events(
+    *,
+    game_id: int,
+    user: AnyUser,
+    after: int = 0,
+    before: int | None = None,
+    limit: int = EVENTS_PAGE_MAX,
+) -> list[dict[str, Any]]:
+    """The log entries after engine sequence number `after` (or the newest ones before
+    `before`), as the user's seat may see them, oldest first.
+
+    Entries carry the engine's `seq` (as in the view's `log`) and the `version` that produced
+    them; at most `limit` entries (ask again after the last `seq`, or before the first, for
+    more). Pages are found through the (game, event_seq) index, so a page costs the same at the
+    start and at the end of a long log. Accepted actions are not served: what a seat may know of
+    them is in the engine's events.
+    """
+    game, seat = game_membership(game_id=game_id, user=user)
+    limit = max(1, min(limit, EVENTS_PAGE_MAX))
+    # (A negative bound would match every row, actions included: the column is unsigned.)
+    rows = GameEvent.objects.filter(game_id=game.pk, event_seq__gt=max(after, 0))
+    if before is not None:
+        rows = rows.filter(event_seq__lt=before)
+    rows = rows.only("version", "payload", "event_seq")
+    newest_first = before is not None
+    entries: list[dict[str, Any]] = []
+    while len(entries) < limit:
+        # Keyset pages: each one continues from the last row seen, through the index.
+        batch = list(rows.order_by("-event_seq" if newest_first else "event_seq")[:limit])
+        for row in batch:
+            entry = entry_for_seat(row.payload, row.version, seat)
+            if entry is not None and len(entries) < limit:
+                entries.append(entry)
+        if len(batch) < limit:
+            break
+        last = batch[-1].event_seq
+        rows = rows.filter(event_seq__lt=last) if newest_first else rows.filter(event_seq__gt=last)
+    return entries[::-1] if newest_first else entries
+
+
+# --- the lobby ---------------------------------------------------------------------------------
+
+
+@dataclass
+class LobbyRoom:
+    room: Room
+    free_seats: int
+    my_seat: int | None
+
+
+@dataclass
+class LobbyGame:
+    game: Game
+    my_seat: int
+    to_move: list[str] = field(default_factory=list)  # shown names of the seats to move
+    my_turn: bool = False
+
+
+@dataclass
+class Lobby:
+    open_rooms: list[LobbyRoom]
+    my_games: list[LobbyGame]
+
+
+def _seat_users(room: Room) -> dict[int, Seat]:
+    return {s.number: s for s in room.seats.all()}
+
+
+def lobby_for(*, user: User, limit: int = 50) -> Lobby:
+    """Open rooms with free seats (and the user's own waiting rooms), and the user's games."""
+    my_seat = Seat.objects.filter(room=OuterRef("pk"), user=user).values("number")[:1]
+    open_rooms_qs = (
+        Room.objects.filter(status=Room.Status.OPEN)
+        .annotate(
+            free=Count("seats", filter=Q(seats__user__isnull=True)), my_seat=Subquery(my_seat)
+        )
+        .filter(Q(free__gt=0) | Q(my_seat__isnull=False) | Q(host=user))
+        .select_related("quest", "host")
+        .order_by("-created")[:limit]
+    )
+    open_rooms = [LobbyRoom(room=r, free_seats=r.free, my_seat=r.my_seat) for r in open_rooms_qs]
+    games_qs = (
+        Game.objects.filter(room__seats__user=user)
+        .select_related("room", "room__quest")
+        .prefetch_related("room__seats__user")
+        .order_by("outcome", "-updated")[:limit]
+    )
+    my_games = []
+    for game in games_qs:
+        seats = _seat_users(game.room)
+        mine = next(n for n, s in seats.items() if s.user_id == user.pk)
+        item = LobbyGame(game=game, my_seat=mine)
+        if not game.outcome:
+            to_move = rules.seats_to_move(game_state(game=game))
+            item.my_turn = mine in to_move
+            item.to_move = [
+                str(seats[n].user) if seats.get(n) and seats[n].user else f"seat {n}"
+                for n in to_move
+            ]
+        my_games.append(item)
+    return Lobby(open_rooms=open_rooms, my_games=my_games)
