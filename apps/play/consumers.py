@@ -7,6 +7,9 @@ and version (`apps.play.view_cache`), whatever the number of sockets watching th
 sent as already-encoded text. A socket only ever receives its own seat's view.
 Frames sent: `{"type": "view", "version", "view"}`, `{"type": "pong"}`, `{"type": "error",
 "error"}`. Frames accepted: `{"type": "ping"}`, `{"type": "refresh"}`.
+
+An open socket is the member's presence on the game (stored, so every process sees it): the
+page's heartbeat pings keep it fresh, and while it lasts no email is sent about this game.
 """
 
 import asyncio
@@ -16,7 +19,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
+from apps.play.notices import game_topic
 from apps.play.selectors import game_membership, game_seat_view_encoded
 from apps.play.services import game_group
 from apps.play.view_cache import SeatView, view_cache
@@ -81,6 +86,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         group = game_group(game_id=self.game_id)
         await self.channel_layer.group_add(group, self.channel_name)
         self.group = group
+        await database_sync_to_async(presence_enter)(
+            user_id=self.scope["user"].pk,
+            topic=game_topic(game_id=self.game_id),
+            channel_name=self.channel_name,
+        )
         await self._send_view(force=True)
 
     async def _check_seat(self) -> bool:
@@ -103,6 +113,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
+            await database_sync_to_async(presence_leave)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
@@ -120,6 +131,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "ping":
+            await database_sync_to_async(presence_touch)(channel_name=self.channel_name)
             await self.send_json({"type": "pong"})
         elif kind == "refresh":
             await self._send_view(force=True)

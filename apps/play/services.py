@@ -39,6 +39,7 @@ from apps.play.errors import (
     StaleVersion,
 )
 from apps.play.models import ActionReceipt, Game, GameEvent, HeroSetting, as_stored_json
+from apps.play.notices import turn_notices_send
 from apps.play.selectors import (
     AnyUser,
     entry_for_seat,
@@ -51,7 +52,6 @@ from apps.play.selectors import (
     state_with_settings,
     with_hero_settings,
 )
-from apps.play.tasks import turn_passed_enqueue
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room
 from apps.rooms.services import room_member_seat
@@ -117,9 +117,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
-        transaction.on_commit(
-            functools.partial(turn_passed_enqueue, game.pk, game.version, game.turn_started)
-        )
+        turn_notices_send(game=game, state=state)
     return game
 
 
@@ -197,9 +195,14 @@ def _locked_game(
     stored = ActionReceipt.objects.filter(
         game=OuterRef("pk"), seat=OuterRef("acting_seat"), system=system, key=key
     ).values("response")[:1]
-    games = Game.objects.select_for_update().annotate(
-        acting_seat=acting_seat,
-        stored_response=Subquery(stored, output_field=models.JSONField()),
+    # The room comes in the same statement (turn notices and the outcome need it), unlocked.
+    games = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("room")
+        .annotate(
+            acting_seat=acting_seat,
+            stored_response=Subquery(stored, output_field=models.JSONField()),
+        )
     )
     game = with_hero_settings(games).filter(pk=game_id).first()
     if game is None or game.acting_seat is None:
@@ -298,10 +301,6 @@ def _apply_action(
         if seats_changed or new_state.round != state.round:  # the clock of turns.py
             game.turn_started, game.reminded_at = timezone.now(), None
             fields += ["turn_started", "reminded_at"]
-        if seats_changed:  # tell the players now to move (or everyone the outcome)
-            transaction.on_commit(
-                functools.partial(turn_passed_enqueue, game.pk, version, game.turn_started)
-            )
         game.state = new_state.to_json()
         game.version = version
         game.last_seq += len(rows)
@@ -311,6 +310,8 @@ def _apply_action(
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
+        if seats_changed:  # tell the players now to move (or everyone the outcome)
+            turn_notices_send(game=game, state=new_state)
 
         seen = (entry_for_seat(event, version, seat) for event in events)
         entries = [entry for entry in seen if entry is not None]

@@ -111,6 +111,27 @@ def test_an_action_costs_at_most_five_statements_early_and_after_10000_events(
     assert counts[0] == counts[1]
 
 
+def test_passing_the_turn_adds_only_the_turn_notices_outbox(make_game: GameMaker) -> None:
+    game, users = make_game(3, seed=6)
+    end_barbarian = {"type": "end_turn", "hero": "barbarian"}
+    end_dwarf = {"type": "end_turn", "hero": "dwarf"}  # the elf's player is told: seat 3
+
+    sent = statements_of(
+        lambda: game_action_submit(
+            game_id=game.pk, user=users[2], action=end_barbarian, expected_version=0, key=key()
+        )
+    )
+    assert len(sent) <= MAX_STATEMENTS_PER_ACTION
+    sent = statements_of(
+        lambda: game_action_submit(
+            game_id=game.pk, user=users[2], action=end_dwarf, expected_version=1, key=key()
+        )
+    )
+    outbox = [sql for sql in sent if "notifications_" in sql or '"rooms_seat"' in sql]
+    assert outbox, "the next player is told in the same transaction"
+    assert len(sent) - len(outbox) <= MAX_STATEMENTS_PER_ACTION, "\n".join(sent)
+
+
 def test_an_api_action_with_a_token_costs_the_same_statements(make_game: GameMaker) -> None:
     game, users = make_game(2, seed=5)
     play(game, 3)
