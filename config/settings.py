@@ -125,12 +125,19 @@ STORAGES = {
 }
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Seconds any request-side use of Redis may take (pokes, broker publishes, /healthz): a frozen
+# Redis must never hold a request (docs/operations.md, "Outages").
+REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
+# Seconds each /healthz check may take (they run side by side): the answer comes within ~2 s.
+HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.5)
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # No socket_timeout: consumers block on Redis for up to 5 s by design. The sends
+            # from requests are bounded by `group_poke` instead.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": REDIS_TIMEOUT}]},
         }
     }
 else:
@@ -145,7 +152,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cache",
-            "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+            "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
         }
     }
 else:
@@ -167,6 +174,15 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(VAR_DIR / "celery" / "control"),
         "store_processed": False,
     }
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A publish from a request gives up after REDIS_TIMEOUT, once, instead of hanging on a
+    # frozen Redis; what it carried waits in an outbox for the sweeps (notifications).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_timeout": REDIS_TIMEOUT,
+        "socket_connect_timeout": REDIS_TIMEOUT,
+    }
+    CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
+    CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Turns over days: reminders and timeouts (apps/play/turns.py). A sweep nobody ran within

@@ -20,8 +20,6 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import models, transaction
 from django.db.models import OuterRef, Subquery, Value
 from django.utils import timezone
@@ -29,6 +27,7 @@ from django.utils import timezone
 from apps import rules
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
+from apps.notifications.services import group_poke
 from apps.play.errors import (
     ActionRejected,
     GameNotFound,
@@ -166,14 +165,11 @@ def _setting_change(
 
 
 def _send_to_sockets(game_id: int, message: dict[str, Any]) -> None:
-    """Send a content-free message to the game's websocket consumers (after commit)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(game_group(game_id=game_id), message)
-    except Exception:  # the change is committed; clients catch up on their next fetch
-        logger.exception("could not tell the sockets of game %s: %s", game_id, message)
+    """Send a content-free message to the game's websocket consumers (after commit).
+
+    The change is committed; if the poke fails clients catch up on their next fetch.
+    """
+    group_poke(group=game_group(game_id=game_id), message=message)
 
 
 def _announce(game_id: int, version: int) -> None:
