@@ -1,7 +1,8 @@
 """Settings for every environment, read from the environment (12-factor).
 
-With nothing set this runs self-contained: SQLite in var/, the in-memory channel layer, Celery on
-kombu's filesystem transport (a real worker and beat, no server), console email.
+With nothing set this runs self-contained: SQLite in var/ (WAL), a channel layer in a SQLite file
+shared by the web server and the worker, Celery on kombu's filesystem transport (a real worker
+and beat, no server), console email.
 Set DATABASE_URL and REDIS_URL to run on PostgreSQL and Redis. `config.production` hardens it.
 """
 
@@ -81,8 +82,15 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Wait on a locked SQLite file instead of failing: web, worker and beat share it.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    # Web, worker and beat share the file. WAL lets readers run beside the one writer; IMMEDIATE
+    # takes the write lock when a transaction begins, so two transactions never deadlock upgrading
+    # a read lock (SQLite would fail one at once with "database is locked", whatever the timeout);
+    # a writer waits up to `timeout` seconds for the lock instead of failing.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
 elif env.bool("DB_POOL", default=True):
     # A bounded pool per process (psycopg_pool): a request borrows a connection and gives it
     # back instead of opening its own, and no process ever holds more than DB_POOL_MAX. A
@@ -141,7 +149,16 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Web server and worker are separate processes even on the embedded default: they meet in a
+    # SQLite file (config/channel_layer.py says why this and not an in-process layer).
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "config.channel_layer.SQLiteChannelLayer",
+            "CONFIG": {
+                "path": env.str("CHANNEL_LAYER_FILE", default=str(VAR_DIR / "channels.sqlite3"))
+            },
+        }
+    }
 
 # The cache holds short-lived, invalidatable lookups (API tokens). It is shared by every process
 # on Redis, so deleting an entry (a revoked token) takes effect everywhere at once; the short
@@ -167,11 +184,13 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # Tests that start their own worker give it a folder of its own.
+    CELERY_FILESYSTEM_DIR = Path(env.str("CELERY_FILESYSTEM_DIR", default=str(VAR_DIR / "celery")))
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(VAR_DIR / "celery" / "queue"),
-        "data_folder_out": str(VAR_DIR / "celery" / "queue"),
-        "processed_folder": str(VAR_DIR / "celery" / "processed"),
-        "control_folder": str(VAR_DIR / "celery" / "control"),
+        "data_folder_in": str(CELERY_FILESYSTEM_DIR / "queue"),
+        "data_folder_out": str(CELERY_FILESYSTEM_DIR / "queue"),
+        "processed_folder": str(CELERY_FILESYSTEM_DIR / "processed"),
+        "control_folder": str(CELERY_FILESYSTEM_DIR / "control"),
         "store_processed": False,
     }
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):

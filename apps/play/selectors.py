@@ -277,6 +277,13 @@ def _seat_users(room: Room) -> dict[int, Seat]:
     return {s.number: s for s in room.seats.all()}
 
 
+def game_ids_in_play(*, user: User) -> list[int]:
+    """The games `user` holds a seat in that are not over (the lobby follows them live)."""
+    return list(
+        Game.objects.filter(room__seats__user=user, outcome="").values_list("pk", flat=True)
+    )
+
+
 def lobby_for(*, user: User, limit: int = 50) -> Lobby:
     """Open rooms with free seats (and the user's own waiting rooms), and the user's games."""
     my_seat = Seat.objects.filter(room=OuterRef("pk"), user=user).values("number")[:1]

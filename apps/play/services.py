@@ -53,7 +53,7 @@ from apps.play.selectors import (
 )
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room
-from apps.rooms.services import room_member_seat
+from apps.rooms.services import room_changed, room_member_seat
 from apps.rules.data import heroes_of_seat
 
 logger = logging.getLogger(__name__)
@@ -116,6 +116,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
+        room_changed(room_id=room.pk)  # seated players' room pages go to the game
         turn_notices_send(game=game, state=state)
     return game
 
@@ -304,6 +305,7 @@ def _apply_action(
         game.save(update_fields=fields)
         if game.outcome:
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
+            room_changed(room_id=game.room_id)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
         if seats_changed:  # tell the players now to move (or everyone the outcome)
