@@ -8,6 +8,7 @@ import os
 import shutil
 import tempfile
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +16,19 @@ from django.conf import settings
 from django.db import connection
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches() -> Iterator[None]:
+    """Each test starts with empty caches: rolled-back rows may come back under the same ids."""
+    from django.core.cache import cache
+
+    from apps.play.view_cache import view_cache
+
+    view_cache.clear()
+    yield
+    view_cache.clear()
+    cache.clear()
 
 
 def _skip_or_fail(reason: str) -> None:
