@@ -608,11 +608,12 @@ function onFrame(frame) {
 }
 
 function startLive() {
-  const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: refreshView, onState: setConnection });
+  // No GET when the socket opens: the server sends the seat's current view on every connect.
+  const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: () => {}, onState: setConnection });
   socket.start();
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") {
-      refreshView();
+      if (!socket.refresh()) refreshView();
       socket.nudge();
     }
   });
