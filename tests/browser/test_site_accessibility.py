@@ -26,7 +26,10 @@ from tests.servers import ROOT
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = ROOT / "var" / "screenshots"
-SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+SIZES: dict[str, Any] = {
+    "desktop": {"width": 1366, "height": 900},
+    "phone": {"width": 390, "height": 844},
+}
 
 
 def serious_violations(page: Any) -> list[str]:
