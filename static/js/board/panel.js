@@ -459,6 +459,6 @@ export function renderStart(box, view, onBegin) {
   box.hidden = false;
   fill(box,
     el("h2", { id: "start-title", class: "start-title" }, view.quest?.name ?? "The quest"),
-    el("div", { class: "parchment start-parchment" }, paras),
+    el("div", { class: "parchment start-parchment", tabindex: "0", role: "region", "aria-label": "The parchment" }, paras),
     el("p", {}, el("button", { type: "button", class: "primary", id: "start-begin", onclick: onBegin }, "Begin the quest")));
 }
