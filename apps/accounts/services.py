@@ -57,6 +57,7 @@ def user_profile_update(
     email_chat: bool = False,
     time_zone: str = "",
     away_until: datetime | None = None,
+    confirm_actions: bool = True,
 ) -> User:
     if time_zone and time_zone not in time_zone_names():
         raise ValueError(f"unknown time zone {time_zone!r}")
@@ -66,6 +67,7 @@ def user_profile_update(
     user.email_chat = email_chat
     user.time_zone = time_zone
     user.away_until = away_until
+    user.confirm_actions = confirm_actions
     user.save(
         update_fields=[
             "display_name",
@@ -74,6 +76,7 @@ def user_profile_update(
             "email_chat",
             "time_zone",
             "away_until",
+            "confirm_actions",
         ]
     )
     return user

@@ -219,3 +219,17 @@ def game_clock_for(*, game_id: int, user: AnyUser) -> TurnClock | None:
     """The clock of the turn in play, for a member (GameNotFound for anyone else)."""
     game, _ = game_membership(game_id=game_id, user=user)
     return game_clock(game, game_state(game=game), seat_users(game))
+
+
+def game_seat_names(*, game: Game) -> dict[int, str]:
+    """Seat number -> the shown name of the player in it (every member may see who plays)."""
+    seats = Seat.objects.filter(room_id=game.room_id, user__isnull=False).select_related("user")
+    return {seat.number: seat.user.shown_name for seat in seats if seat.user is not None}
+
+
+def game_campaign_id(*, game: Game) -> int | None:
+    """The campaign a game's room belongs to, if any."""
+    from apps.campaigns.models import CampaignRoom
+
+    link = CampaignRoom.objects.filter(room_id=game.room_id).values_list("campaign_id", flat=True)
+    return link.first()

@@ -216,6 +216,19 @@ def room_seat_leave(*, room_id: int, user: User, number: int | None = None) -> N
         room_changed(room_id=room.pk)
 
 
+def room_cancel(*, room_id: int, user: User) -> str:
+    """The host calls off a room nobody launched: the room and its seats go. Returns its name."""
+    with transaction.atomic():
+        room = _locked_room(room_id)
+        if room.host_id != user.pk:
+            raise RoomError("Only the host can cancel this room.")
+        if room.status != Room.Status.OPEN:
+            raise RoomError("The quest has already started: the room can no longer be cancelled.")
+        name = room.name
+        room.delete()
+    return name
+
+
 def room_by_invite(*, code: str) -> Room:
     room = Room.objects.select_related("host", "quest").filter(invite_code=code).first()
     if room is None:
