@@ -14,9 +14,11 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 UNSAFE = re.compile("[\x00\ud800-\udfff]")
+TOO_LARGE = "The request is too large."
 REFUSED = "The request contains a NUL character or an unpaired surrogate, which are not allowed."
 
 
@@ -70,8 +72,16 @@ class RefuseUnsafeTextMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request_is_unsafe(request):
-            if request.path.startswith("/api/"):
-                return JsonResponse({"detail": REFUSED}, status=400)
-            return HttpResponse(REFUSED, status=400, content_type="text/plain; charset=utf-8")
+        try:
+            unsafe = request_is_unsafe(request)
+        except RequestDataTooBig:  # over DATA_UPLOAD_MAX_MEMORY_SIZE: read here, refused here
+            return _refusal(request, TOO_LARGE, status=413)
+        if unsafe:
+            return _refusal(request, REFUSED, status=400)
         return self.get_response(request)
+
+
+def _refusal(request: HttpRequest, detail: str, *, status: int) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": detail}, status=status)
+    return HttpResponse(detail, status=status, content_type="text/plain; charset=utf-8")

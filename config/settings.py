@@ -63,7 +63,7 @@ MIDDLEWARE = [
 ]
 
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out account or address
+    "apps.accounts.backends.LoginLockoutBackend",  # first: refuses a locked-out one (axes)
     "django.contrib.auth.backends.ModelBackend",
 ]
 
