@@ -105,6 +105,24 @@ class DrinkPotion(HeroAction):
 
 
 @dataclass(frozen=True)
+class Give(HeroAction):
+    """Give a potion, gold or an artifact to another living hero (free, own turn only)."""
+
+    type: ClassVar[str] = "give"
+    recipient: str
+    item: str  # "potion", "gold" or the name of an artifact the giver holds
+    amount: int  # potions or gold coins; 1 for an artifact
+
+
+@dataclass(frozen=True)
+class LeaveBlock(HeroAction):
+    """Step ahead or back off a falling block that has just come down (rules.md 7)."""
+
+    type: ClassVar[str] = "leave_block"
+    to: Square
+
+
+@dataclass(frozen=True)
 class TakeBelongings(HeroAction):
     type: ClassVar[str] = "take_belongings"
     from_hero: str  # JSON key "from"
@@ -168,6 +186,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Disarm,
         Jump,
         DrinkPotion,
+        Give,
+        LeaveBlock,
         TakeBelongings,
         SetAutoDrink,
         Escape,
@@ -224,6 +244,10 @@ def _field_value(kind: str, key: str, name: str, value: Any) -> Any:
         ):
             raise BadActionJSON(f"{kind}: {key!r} must be a square [x, y]")
         return (value[0], value[1])
+    if name == "amount":
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise BadActionJSON(f"{kind}: {key!r} must be a whole number of at least 1")
+        return value
     if name == "on":
         if not isinstance(value, bool):
             raise BadActionJSON(f"{kind}: {key!r} must be true or false")

@@ -14,11 +14,11 @@ from . import search as S
 from . import spells as SP
 from . import traps as T
 from .board import Board
-from .context import Ctx, hero_name
+from .context import Ctx, cap, hero_name
 from .data import (
+    ARMOUR,
     HERO_ORDER,
     HEROES,
-    MONSTERS,
     WEAPONS,
     equipment_problem,
     heroes_of_seat,
@@ -27,6 +27,7 @@ from .data import (
 )
 from .dice import Dice, seed_rng
 from .events import ZARGON_SEAT, Event, make_event
+from .options import check_game_options, monster_stats
 from .quest import Quest
 from .reveal import reveal_area, update_reveals
 from .state import DoorState, HeroState, MonsterState, State, TrapState
@@ -83,14 +84,16 @@ def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None
     if not 2 <= seats <= 5:
         raise ValueError("a quest needs 2 to 5 seats")
     options = dict(options or {})
+    check_game_options(options)
     register_quest(quest)
     s = State(quest=quest, seats=seats, seed=seed, options=options, rng=seed_rng(seed))
     hero_opts = options.get("heroes", {})
     for hero in HERO_ORDER:
         s.heroes[hero] = make_hero(hero, quest.hero_starts[hero], hero_opts.get(hero, {}))
     for m in quest.monsters:
-        stats = MONSTERS[m.kind]
-        s.monsters[m.id] = MonsterState(m.id, m.kind, m.square, stats.body, stats.body)
+        monster = MonsterState(m.id, m.kind, m.square, 0, 0)
+        monster.body = monster.body_max = monster_stats(s, monster).body
+        s.monsters[m.id] = monster
     s.doors = {d.id: DoorState() for d in quest.doors}
     s.traps = {t.id: TrapState() for t in quest.traps}
     dice = Dice(s.rng)
@@ -112,7 +115,7 @@ def make_hero(hero: str, start: tuple[int, int], opts: dict[str, Any]) -> HeroSt
     problem = equipment_problem(hero, weapon, armour)
     if problem:
         raise ValueError(problem)
-    items = [i for i in opts.get("items", []) if i in WEAPONS]
+    items = [i for i in opts.get("items", []) if i in WEAPONS or i in ARMOUR]
     body_max = int(opts.get("body_max", stats.body))
     mind_max = int(opts.get("mind_max", stats.mind))
     return HeroState(
@@ -151,6 +154,8 @@ RULES: dict[type[A.Action], tuple[Check, Do]] = {
     A.Disarm: (T.check_disarm, T.do_disarm),
     A.Jump: (T.check_jump, T.do_jump),
     A.DrinkPotion: (H.check_drink, H.do_drink),
+    A.Give: (H.check_give, H.do_give),
+    A.LeaveBlock: (T.check_leave_block, T.do_leave_block),
     A.TakeBelongings: (H.check_take, H.do_take),
     A.SetAutoDrink: (lambda b, a: None, H.do_set_auto_drink),
     A.Escape: (H.check_escape, H.do_escape),
@@ -171,10 +176,12 @@ def turn_problem(s: State, seat: int, action: A.Action) -> str | None:
             return f"There is no hero called {action.hero!r}."
         if seat_of_hero(s.seats, action.hero) != seat:
             return f"You do not control {hero_name(action.hero)}."
-        if isinstance(action, A.SetAutoDrink):
-            return None
+        if isinstance(action, A.SetAutoDrink | A.DrinkPotion):
+            return None  # any time (rules.md 3)
         if s.phase != "heroes" or s.turn.hero != action.hero:
             return f"It is not {hero_name(action.hero)}'s turn."
+        if T.block_pending(s) and not isinstance(action, A.LeaveBlock):
+            return f"{cap(hero_name(action.hero))} must first step ahead or back off the block."
         return None
     if seat != ZARGON_SEAT:
         return "Only Zargon commands the monsters."
@@ -196,20 +203,23 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
     if state.outcome is not None:
         return []
     board = Board(state)
+    candidates: list[A.Action] = []
     if state.phase == "monsters":
-        if seat != ZARGON_SEAT:
-            return []
-        candidates = Z.zargon_candidates(board)
+        if seat == ZARGON_SEAT:
+            candidates = Z.zargon_candidates(board)
     else:
         hero = state.turn.hero
-        if hero is None or seat_of_hero(state.seats, hero) != seat:
-            return []
-        candidates = hero_candidates(board, state.heroes[hero])
-    return [a for a in candidates if RULES[type(a)][0](board, a) is None]
+        if hero is not None and seat_of_hero(state.seats, hero) == seat:
+            candidates = hero_candidates(board, state.heroes[hero])
+    if seat != ZARGON_SEAT:  # potions are drunk at any time (rules.md 3)
+        candidates += H.drink_candidates(state, seat)
+    return [a for a in candidates if check(board, seat, a) is None]
 
 
 def hero_candidates(b: Board, h: HeroState) -> list[A.Action]:
     name = h.hero
+    if T.block_pending(b.s):
+        return [A.LeaveBlock(name, to) for to in T.block_exits(b, h)]
     out: list[A.Action] = [A.RollMovement(name)]
     out += [A.Move(name, to) for to in H.move_candidates(b, h)]
     out += [A.OpenDoor(name, d) for d in H.door_candidates(b, h)]
@@ -219,7 +229,7 @@ def hero_candidates(b: Board, h: HeroState) -> list[A.Action]:
     out += [A.SearchTreasure(name), A.SearchTraps(name), A.SearchSecretDoors(name)]
     out += [A.Disarm(name, ts.pub) for ts in b.s.traps.values() if ts.pub]
     out += T.jump_candidates(b, h)
-    out += [A.DrinkPotion(name)]
+    out += H.give_candidates(b.s, h)
     out += [A.TakeBelongings(name, d.hero) for d in b.s.drops]
     out += [A.Escape(name), A.EndTurn(name)]
     return out

@@ -10,7 +10,7 @@ from . import actions as A
 from .board import Board
 from .combat import drink_potion, hero_attack_dice, roll_against_monster, weapon_attack_dice
 from .context import Ctx, cap, hero_name, square_text
-from .data import ARMOUR, WEAPONS, equipment_problem
+from .data import ARMOUR, WEAPONS, equipment_problem, seat_of_hero
 from .events import make_event, red_dice
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
 from .quest import Square
@@ -32,6 +32,8 @@ def main_action_used(s: State, hero: HeroState) -> str | None:
 def mark_acted(s: State) -> None:
     """Acting after moving forfeits the rest of the movement (never move-act-move)."""
     s.turn.has_acted = True
+    if s.turn.hero is not None:
+        s.heroes[s.turn.hero].acted_round = s.round
     if s.turn.has_moved:
         s.turn.movement_left = 0
 
@@ -183,7 +185,7 @@ def do_move(ctx: Ctx, a: A.Move) -> None:
         )
         return
     area = ctx.geo.area_of[a.to]
-    if area not in s.areas:  # the unknown square shows itself: its area is revealed
+    if area not in s.areas or area in s.glimpsed:  # standing in an area reveals it whole
         reveal_area(ctx, area)
     if not ctx.board().free(a.to):
         text = (
@@ -257,13 +259,94 @@ def do_open_door(ctx: Ctx, a: A.OpenDoor) -> None:
 
 # --- free actions ------------------------------------------------------------------------------
 def check_drink(b: Board, a: A.DrinkPotion) -> str | None:
-    if hero_of(b.s, a).potions <= 0:
+    """A potion may be drunk at any time, also outside the hero's turn (rules.md 3)."""
+    h = hero_of(b.s, a)
+    if not h.playing:
+        return f"{cap(hero_name(a.hero))} is no longer in the dungeon."
+    if h.potions <= 0:
         return f"{cap(hero_name(a.hero))} has no healing potion."
     return None
 
 
 def do_drink(ctx: Ctx, a: A.DrinkPotion) -> None:
     ctx.emit(drink_potion(ctx, hero_of(ctx.s, a)))
+
+
+def drink_candidates(s: State, seat: int) -> list[A.DrinkPotion]:
+    return [
+        A.DrinkPotion(h.hero)
+        for h in s.heroes.values()
+        if h.playing and h.potions > 0 and seat_of_hero(s.seats, h.hero) == seat
+    ]
+
+
+def check_give(b: Board, a: A.Give) -> str | None:
+    """Potions, gold and artifacts change hands on the giver's own turn (rules.md 3)."""
+    s = b.s
+    giver = hero_of(s, a)
+    taker = s.heroes.get(a.recipient)
+    if taker is None or taker is giver or not taker.playing:
+        return "Give to another hero still in the dungeon."
+    if a.item == "potion":
+        held = giver.potions
+    elif a.item == "gold":
+        held = giver.gold
+    elif a.item in giver.artifacts:
+        held = 1
+    else:
+        return f"{cap(hero_name(giver))} has no {a.item.replace('_', ' ')} to give."
+    if a.amount > held:
+        return f"{cap(hero_name(giver))} does not have that many to give."
+    return None
+
+
+def give_candidates(s: State, h: HeroState) -> list[A.Give]:
+    """One of each: a potion, all the gold (any smaller amount is legal too), each artifact."""
+    out: list[A.Give] = []
+    for other in s.heroes.values():
+        if other is h or not other.playing:
+            continue
+        if h.potions:
+            out.append(A.Give(h.hero, other.hero, "potion", 1))
+        if h.gold:
+            out.append(A.Give(h.hero, other.hero, "gold", h.gold))
+        out += [A.Give(h.hero, other.hero, art, 1) for art in dict.fromkeys(h.artifacts)]
+    return out
+
+
+def do_give(ctx: Ctx, a: A.Give) -> None:
+    s = ctx.s
+    giver, taker = hero_of(s, a), s.heroes[a.recipient]
+    if a.item == "potion":
+        giver.potions -= a.amount
+        taker.potions += a.amount
+        what = "a healing potion" if a.amount == 1 else f"{a.amount} healing potions"
+    elif a.item == "gold":
+        giver.gold -= a.amount
+        taker.gold += a.amount
+        what = f"{a.amount} gold coins"
+    else:
+        giver.artifacts.remove(a.item)
+        taker.artifacts.append(a.item)
+        what = a.item
+    seats = sorted({ctx.hero_seat(giver.hero), ctx.hero_seat(taker.hero)})
+    who = f"{cap(hero_name(giver))} gives"
+    ctx.emit(
+        make_event(
+            "give",
+            f"{who} {what} to {hero_name(taker)}.",
+            audience=seats,  # what a hero carries is private to its seat (rules.md 13)
+            hero=giver.hero,
+            recipient=taker.hero,
+            item=a.item,
+            amount=a.amount,
+            redacted={
+                "text": f"{who} something to {hero_name(taker)}.",
+                "hero": giver.hero,
+                "recipient": taker.hero,
+            },
+        )
+    )
 
 
 def check_take(b: Board, a: A.TakeBelongings) -> str | None:
@@ -286,6 +369,10 @@ def do_take(ctx: Ctx, a: A.TakeBelongings) -> None:
     h.tool_kit = h.tool_kit or drop.tool_kit
     h.artifacts.extend(drop.artifacts)
     h.items.extend(drop.items)
+    for piece in drop.armour:
+        take_armour(h, piece)
+    if drop.weapon:
+        take_weapon(h, drop.weapon)
     ctx.emit(
         make_event(
             "belongings_taken",
@@ -294,6 +381,29 @@ def do_take(ctx: Ctx, a: A.TakeBelongings) -> None:
             source=drop.hero,
         )
     )
+
+
+def take_weapon(h: HeroState, weapon: str) -> None:
+    """A taken weapon is wielded when the hero may use it and it beats the wielded one;
+    otherwise it is carried, unwielded (rules.md 5)."""
+    current = WEAPONS.get(h.weapon)
+    usable = weapon in WEAPONS and equipment_problem(h.hero, weapon, h.armour) is None
+    better = current is None or WEAPONS[weapon].attack > current.attack
+    if usable and better and not WEAPONS[weapon].ranged:
+        if h.weapon:
+            h.items.append(h.weapon)
+        h.weapon = weapon
+    else:
+        h.items.append(weapon)
+
+
+def take_armour(h: HeroState, piece: str) -> None:
+    """Taken armour is worn when the hero may wear it and wears none of the kind; else carried."""
+    wearable = equipment_problem(h.hero, h.weapon, [*h.armour, piece]) is None
+    if wearable and piece not in h.armour:
+        h.armour.append(piece)
+    else:
+        h.items.append(piece)
 
 
 def do_set_auto_drink(ctx: Ctx, a: A.SetAutoDrink) -> None:
@@ -422,19 +532,22 @@ def check_escape(b: Board, a: A.Escape) -> str | None:
     reason = main_action_used(b.s, h)
     if reason:
         return reason
-    if not b.s.villain_defeated:
-        return "No one may escape before the quest's villain is defeated."
     if h.position not in b.s.quest.stairway:
         return "The hero must stand on the stairway to escape."
     return None
 
 
 def do_escape(ctx: Ctx, a: A.Escape) -> None:
+    """Leave by the stairway: after the villain falls, to win; before, to retreat (rules.md
+    11: the quest ends as a retreat once every surviving hero has left with the villain alive)."""
     h = hero_of(ctx.s, a)
     mark_acted(ctx.s)
     h.status = "escaped"
     h.position = None
     ctx.end_turn = True
-    ctx.emit(
-        make_event("escape", f"{cap(hero_name(h))} climbs the stairway to safety.", hero=h.hero)
+    text = (
+        f"{cap(hero_name(h))} climbs the stairway to safety."
+        if ctx.s.villain_defeated
+        else f"{cap(hero_name(h))} retreats up the stairway, leaving the quest unfinished."
     )
+    ctx.emit(make_event("escape", text, hero=h.hero, retreat=not ctx.s.villain_defeated))

@@ -47,6 +47,7 @@ class HeroState:
     auto_drink: bool = True
     effects: list[str] = field(default_factory=list)
     status: str = "playing"  # playing | fallen | escaped
+    acted_round: int = 0  # the last round the hero took a main action (a healing spell at 0 Body)
 
     @property
     def playing(self) -> bool:
@@ -65,6 +66,7 @@ class MonsterState:
     asleep: bool = False
     tempest: bool = False
     activated: bool = False
+    only_attacks: str | None = None  # a wandering monster's searcher, for the round it appears
 
 
 @dataclass
@@ -88,6 +90,9 @@ class TurnState:
     movement_left: int = 0
     has_moved: bool = False
     has_acted: bool = False
+    # a falling block came down on the hero, who came from this square: the hero must step
+    # ahead or back before anything else (rules.md 7)
+    block_from: list[int] | None = None
 
 
 @dataclass
@@ -110,6 +115,8 @@ class Drop:
     tool_kit: bool = False
     artifacts: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
+    weapon: str = ""  # the wielded weapon and worn armour drop too (rules.md 5)
+    armour: list[str] = field(default_factory=list)
 
 
 _SQUARE_FIELDS = {"position", "square"}
@@ -172,6 +179,9 @@ class State:
     doors: dict[str, DoorState] = field(default_factory=dict)
     traps: dict[str, TrapState] = field(default_factory=dict)
     areas: dict[str, str] = field(default_factory=dict)  # revealed area -> public id
+    # passages seen only from afar: the squares shown so far (rules.md 4); an area in `areas`
+    # but not here is revealed whole
+    glimpsed: dict[str, list[Square]] = field(default_factory=dict)
     furniture: dict[str, str] = field(default_factory=dict)  # revealed furniture -> public id
     fallen_blocks: list[Square] = field(default_factory=list)
     searched: list[str] = field(default_factory=list)  # "hero:area" treasure searches done
@@ -195,6 +205,7 @@ class State:
         c.doors = {k: _shallow(d) for k, d in self.doors.items()}
         c.traps = {k: _shallow(t) for k, t in self.traps.items()}
         c.areas = dict(self.areas)
+        c.glimpsed = {k: list(v) for k, v in self.glimpsed.items()}
         c.furniture = dict(self.furniture)
         c.fallen_blocks = list(self.fallen_blocks)
         c.searched = list(self.searched)
@@ -223,6 +234,7 @@ class State:
             "doors": {k: _obj_json(d) for k, d in self.doors.items()},
             "traps": {k: _obj_json(t) for k, t in self.traps.items()},
             "areas": dict(self.areas),
+            "glimpsed": {k: [sq_json(sq) for sq in v] for k, v in self.glimpsed.items()},
             "furniture": dict(self.furniture),
             "fallen_blocks": [sq_json(s) for s in self.fallen_blocks],
             "searched": list(self.searched),
@@ -269,6 +281,10 @@ class State:
                 for k, v in _canonical(d["traps"], [t.id for t in quest.traps]).items()
             },
             areas=_by_public_id(d["areas"]),
+            glimpsed={
+                k: [(int(sq[0]), int(sq[1])) for sq in v]
+                for k, v in _canonical(d.get("glimpsed", {}), list(quest.areas)).items()
+            },
             furniture=_by_public_id(d["furniture"]),
             fallen_blocks=[s for s in map(sq_from, d["fallen_blocks"]) if s is not None],
             searched=list(d["searched"]),

@@ -81,6 +81,7 @@ def end_monster_phase(ctx: Ctx) -> None:
         m.asleep = False
         m.tempest = False
         m.activated = False
+        m.only_attacks = None  # the round a wandering monster appeared in is over
     s.mturn = MonsterTurn()
     s.round += 1
     first = first_hero_from(ctx, 0)
@@ -91,7 +92,7 @@ def end_monster_phase(ctx: Ctx) -> None:
 
 
 def check_outcome(ctx: Ctx) -> bool:
-    """Decide the quest if it is over (rules.md 11); True when it is."""
+    """Decide the quest if it is over (rules.md 11): "heroes", "retreat" or "zargon"."""
     s = ctx.s
     if s.outcome is not None:
         return True
@@ -102,6 +103,9 @@ def check_outcome(ctx: Ctx) -> bool:
     if escaped and s.villain_defeated:
         s.outcome = "heroes"
         text = "The heroes have escaped the dungeon. The heroes win!"
+    elif escaped:
+        s.outcome = "retreat"
+        text = "The heroes have retreated up the stairway. The quest is unfinished: no reward."
     else:
         s.outcome = "zargon"
         text = "No hero remains standing. Zargon wins!"

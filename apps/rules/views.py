@@ -95,7 +95,7 @@ def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
     return {
         "width": q.width,
         "height": q.height,
-        "squares": squares_view(s, geo, visible_areas, zargon),
+        "squares": squares_view(s, b, visible_areas, zargon),
         "areas": [
             {"id": area_id(s, a.id), "kind": a.kind, "name": a.name, "revealed": a.id in s.areas}
             for a in q.areas.values()
@@ -103,9 +103,7 @@ def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
         ],
         "doors": doors_view(s, geo, zargon),
         "blocked": blocked_view(s, b, zargon),
-        "stairway": [
-            sq_json(sq) for sq in sorted(q.stairway) if geo.area_of.get(sq) in visible_areas
-        ],
+        "stairway": [sq_json(sq) for sq in sorted(q.stairway) if zargon or b.revealed_square(sq)],
         "furniture": [
             {
                 "id": s.furniture.get(f.id) or zid("f", f.id),
@@ -113,20 +111,24 @@ def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
                 "squares": [sq_json(sq) for sq in f.squares],
             }
             for f in q.furniture
-            if geo.furniture_area.get(f.id) in visible_areas
+            if zargon or (f.squares and all(b.revealed_square(sq) for sq in f.squares))
         ],
         "traps": traps_view(s, geo, zargon),
     }
 
 
-def squares_view(s: State, geo: Geometry, areas: set[str], zargon: bool) -> list[dict[str, Any]]:
+def squares_view(s: State, b: Board, areas: set[str], zargon: bool) -> list[dict[str, Any]]:
+    """Hero seats get the squares shown to the heroes; Zargon every square, with a flag."""
+    geo = b.geo
     out = []
     for area in s.quest.areas:
         if area not in areas:
             continue
         aid = area_id(s, area)
-        revealed = area in s.areas
         for sq in geo.area_squares[area]:
+            revealed = b.revealed_square(sq)
+            if not revealed and not zargon:
+                continue
             walls = geo.wall_sides[sq]
             if not zargon and sq in geo.secret_sides:  # unfound secret doors look like wall
                 hidden = {side for side, d in geo.secret_sides[sq] if not s.doors[d].found}
