@@ -19,7 +19,7 @@ class Game(models.Model):
     options = models.JSONField(default=dict)
     state = OrderedJSONField(help_text="The engine state JSON, key order kept (see the field).")
     version = models.PositiveIntegerField(default=0)
-    outcome = models.CharField(max_length=10, blank=True)  # "", "heroes" or "zargon"
+    outcome = models.CharField(max_length=10, blank=True)  # "", "heroes", "retreat" or "zargon"
     # Turns over days: when the seat to move got the turn, and what has been sent about it.
     turn_started = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)

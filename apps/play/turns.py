@@ -147,7 +147,9 @@ def turn_notify(*, game_id: int, version: int, turn_started: datetime | None) ->
     sent = 0
     with transaction.atomic():
         if game.outcome:
-            winner = "the heroes won" if game.outcome == "heroes" else "Zargon won"
+            winner = {"heroes": "the heroes won", "retreat": "the heroes retreated"}.get(
+                game.outcome, "Zargon won"
+            )
             for player in users.values():
                 notification_send(
                     user=player,

@@ -222,8 +222,9 @@ def test_potion_gold_and_artifacts_given_on_the_givers_own_turn_only():
     assert (s.heroes["barbarian"].gold, s.turn.has_acted) == (25, False)  # free
     # private: the giver's and the taker's seats see what changed hands, the others only that
     # something did
-    assert "15 gold" in event_for_seat(t.events[0], 4)["text"]
-    assert "something" in event_for_seat(t.events[0], 3)["text"]
+    seen_by_elf, seen_by_dwarf = event_for_seat(t.events[0], 4), event_for_seat(t.events[0], 3)
+    assert seen_by_elf is not None and "15 gold" in seen_by_elf["text"]
+    assert seen_by_dwarf is not None and "something" in seen_by_dwarf["text"]
     with pytest.raises(IllegalAction, match="does not have that many"):
         act(s, 2, Give("barbarian", "dwarf", "gold", 26))
     with pytest.raises(IllegalAction, match="not the Elf's turn"):

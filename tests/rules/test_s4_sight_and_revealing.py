@@ -2,6 +2,8 @@
 
 from dataclasses import replace
 
+import pytest
+
 from apps.rules import (
     EndPhase,
     EndTurn,
@@ -16,8 +18,6 @@ from apps.rules import (
 )
 from apps.rules.board import Board
 from apps.rules.geometry import geometry
-
-import pytest
 
 from .builders import ZARGON, act, build_quest, place, set_turn, start, zargon_turn
 

@@ -43,7 +43,12 @@ export function actionLabel(action, index) {
       const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
       return `Jump the ${trap ? trapName(trap.kind) : "trap"} to ${action.to?.join(", ")}`;
     }
-    case "drink_potion": return "Drink a healing potion";
+    case "drink_potion": return `Drink a healing potion (${heroName(action.hero)})`;
+    case "give": {
+      const what = action.item === "potion" ? "a potion" : action.item === "gold" ? `${action.amount} gold` : action.item;
+      return `Give ${what} to the ${heroName(action.recipient)}`;
+    }
+    case "leave_block": return `Step off the fallen block to ${action.to?.join(", ")}`;
     case "take_belongings": {
       const h = index.heroes.get(action.from);
       return `Take the ${h ? heroDisplay(h) : heroName(action.from)}'s belongings`;
@@ -164,7 +169,8 @@ function heroActionGroups(view, index, ui, h) {
     group("Spells", spells, spellTargets),
     group("Search", of("search_treasure"), of("search_traps"), of("search_secret_doors")),
     group("Traps and doors", of("disarm"), of("jump"), of("open_door")),
-    group("Free actions", of("drink_potion"), of("take_belongings")),
+    group("Fallen block", of("leave_block")),
+    group("Free actions", of("drink_potion"), of("give"), of("take_belongings")),
     group("Leave", of("escape")),
   ];
 }
@@ -219,6 +225,8 @@ export const CONTROLS = {
   disarm: "button",
   jump: "board square, button",
   drink_potion: "button",
+  give: "button",
+  leave_block: "button",
   take_belongings: "button",
   set_auto_drink: "checkbox on the hero sheet (never listed in legal_actions)",
   escape: "button",
@@ -378,5 +386,5 @@ export function renderOutcome(banner, view) {
   }
   banner.hidden = false;
   banner.className = `outcome-banner outcome-${view.outcome}`;
-  banner.textContent = view.outcome === "heroes" ? "The heroes escaped!" : "Zargon wins";
+  banner.textContent = { heroes: "The heroes escaped!", retreat: "The heroes retreated: the quest is unfinished" }[view.outcome] ?? "Zargon wins";
 }
