@@ -116,7 +116,7 @@ class Give(HeroAction):
 
 @dataclass(frozen=True)
 class LeaveBlock(HeroAction):
-    """Step ahead or back off a falling block that has just come down (rules.md 7)."""
+    """Step ahead or back off a falling block that has just come down (docs/rules.md 7)."""
 
     type: ClassVar[str] = "leave_block"
     to: Square

@@ -1,4 +1,4 @@
-"""Combat and damage (rules.md 5)."""
+"""Combat and damage (docs/rules.md 5)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def damage_hero(ctx: Ctx, hero: HeroState, amount: int) -> list[Event]:
 
 def self_healing_spell(ctx: Ctx, hero: HeroState) -> str | None:
     """A healing spell a hero at 0 Body may still cast on themself: held, and no action taken
-    yet this round (rules.md 5; 000, Dead Heroes)."""
+    yet this round (docs/rules.md 5; 000, Dead Heroes)."""
     if hero.acted_round == ctx.s.round:
         return None
     return next((sp for sp in HEALING_SPELLS if sp in hero.spells), None)
@@ -204,7 +204,7 @@ def roll_against_monster(
     """Roll attack dice at a monster, let it defend with black shields, apply the damage."""
     board = ctx.board()
     attack = ctx.dice.combats(attack_dice)
-    # no skull, no defence roll (rules.md 5: "your opponent need not defend")
+    # no skull, no defence roll (docs/rules.md 5: "your opponent need not defend")
     defend_n = monster_defend_dice(board, m) if "skull" in attack else 0
     defend = ctx.dice.combats(defend_n)
     hits = max(0, attack.count("skull") - defend.count("black_shield"))
@@ -237,7 +237,7 @@ def roll_against_monster(
 def monster_attacks_hero(ctx: Ctx, m: MonsterState, hero: HeroState) -> None:
     board = ctx.board()
     attack = ctx.dice.combats(monster_attack_dice(board, m))
-    scored = "skull" in attack  # no skull, no defence roll (rules.md 5)
+    scored = "skull" in attack  # no skull, no defence roll (docs/rules.md 5)
     defend = ctx.dice.combats(hero_defend_dice(board, hero) if scored else 0)
     hits = max(0, attack.count("skull") - defend.count("white_shield"))
     follow = damage_hero(ctx, hero, hits)

@@ -177,7 +177,7 @@ def turn_problem(s: State, seat: int, action: A.Action) -> str | None:
         if seat_of_hero(s.seats, action.hero) != seat:
             return f"You do not control {hero_name(action.hero)}."
         if isinstance(action, A.SetAutoDrink | A.DrinkPotion):
-            return None  # any time (rules.md 3)
+            return None  # any time (docs/rules.md 3)
         if s.phase != "heroes" or s.turn.hero != action.hero:
             return f"It is not {hero_name(action.hero)}'s turn."
         if T.block_pending(s) and not isinstance(action, A.LeaveBlock):
@@ -211,7 +211,7 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
         hero = state.turn.hero
         if hero is not None and seat_of_hero(state.seats, hero) == seat:
             candidates = hero_candidates(board, state.heroes[hero])
-    if seat != ZARGON_SEAT:  # potions are drunk at any time (rules.md 3)
+    if seat != ZARGON_SEAT:  # potions are drunk at any time (docs/rules.md 3)
         candidates += H.drink_candidates(state, seat)
     return [a for a in candidates if check(board, seat, a) is None]
 

@@ -1,4 +1,4 @@
-"""A hero's turn: movement, doors, potions, belongings, attack, escape (rules.md 3, 5, 11).
+"""A hero's turn: movement, doors, potions, belongings, attack, escape (docs/rules.md 3, 5, 11).
 
 Each action has a `check_*` (returns a player-readable reason, or None when legal) run on the
 unchanged state, and a `do_*` that changes the cloned state.
@@ -259,7 +259,7 @@ def do_open_door(ctx: Ctx, a: A.OpenDoor) -> None:
 
 # --- free actions ------------------------------------------------------------------------------
 def check_drink(b: Board, a: A.DrinkPotion) -> str | None:
-    """A potion may be drunk at any time, also outside the hero's turn (rules.md 3)."""
+    """A potion may be drunk at any time, also outside the hero's turn (docs/rules.md 3)."""
     h = hero_of(b.s, a)
     if not h.playing:
         return f"{cap(hero_name(a.hero))} is no longer in the dungeon."
@@ -281,7 +281,7 @@ def drink_candidates(s: State, seat: int) -> list[A.DrinkPotion]:
 
 
 def check_give(b: Board, a: A.Give) -> str | None:
-    """Potions, gold and artifacts change hands on the giver's own turn (rules.md 3)."""
+    """Potions, gold and artifacts change hands on the giver's own turn (docs/rules.md 3)."""
     s = b.s
     giver = hero_of(s, a)
     taker = s.heroes.get(a.recipient)
@@ -335,7 +335,7 @@ def do_give(ctx: Ctx, a: A.Give) -> None:
         make_event(
             "give",
             f"{who} {what} to {hero_name(taker)}.",
-            audience=seats,  # what a hero carries is private to its seat (rules.md 13)
+            audience=seats,  # what a hero carries is private to its seat (docs/rules.md 13)
             hero=giver.hero,
             recipient=taker.hero,
             item=a.item,
@@ -385,7 +385,7 @@ def do_take(ctx: Ctx, a: A.TakeBelongings) -> None:
 
 def take_weapon(h: HeroState, weapon: str) -> None:
     """A taken weapon is wielded when the hero may use it and it beats the wielded one;
-    otherwise it is carried, unwielded (rules.md 5)."""
+    otherwise it is carried, unwielded (docs/rules.md 5)."""
     current = WEAPONS.get(h.weapon)
     usable = weapon in WEAPONS and equipment_problem(h.hero, weapon, h.armour) is None
     better = current is None or WEAPONS[weapon].attack > current.attack
@@ -450,7 +450,7 @@ def do_attack(ctx: Ctx, a: A.Attack) -> None:
     roll_against_monster(ctx, hero_name(h), h.hero, hero_attack_dice(board, h, mode), m, verb)
 
 
-# --- thrown weapons (rules.md 10) -------------------------------------------------------------
+# --- thrown weapons (docs/rules.md 10) ------------------------------------------------------------
 def may_use(h: HeroState, weapon: str) -> bool:
     return h.hero != "wizard" or WEAPONS[weapon].wizard_may_use
 
@@ -538,7 +538,7 @@ def check_escape(b: Board, a: A.Escape) -> str | None:
 
 
 def do_escape(ctx: Ctx, a: A.Escape) -> None:
-    """Leave by the stairway: after the villain falls, to win; before, to retreat (rules.md
+    """Leave by the stairway: after the villain falls, to win; before, to retreat (docs/rules.md
     11: the quest ends as a retreat once every surviving hero has left with the villain alive)."""
     h = hero_of(ctx.s, a)
     mark_acted(ctx.s)

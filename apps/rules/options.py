@@ -1,4 +1,4 @@
-"""Room options a game is played with (rules.md 3, 8, 9) and what they change.
+"""Room options a game is played with (docs/rules.md 3, 8, 9) and what they change.
 
 `new_game` refuses an unknown or malformed option (`OptionsError`, a `ValueError` saying what is
 wrong); the rooms service checks a room's options with `options_problems` before it stores them,
@@ -6,12 +6,12 @@ so a room never holds an option the engine would not honour.
 
 Room options (all optional):
 - ``edition``: ``"us"`` (default) or ``"uk"``: under the UK rules every monster of the table has
-  1 Body (a quest's villain keeps its stats) and no weapon attacks diagonally (rules.md 9).
+  1 Body (a quest's villain keeps its stats) and no weapon attacks diagonally (docs/rules.md 9).
 - ``spell_draft``: ``false`` (default: the Elf holds Earth, the Wizard Air, Fire and Water) or
   ``true``: before the first turn the Wizard picks a spell element, then the Elf, then the Wizard
-  takes the other two (rules.md 8).
+  takes the other two (docs/rules.md 8).
 - ``heroes_pass_heroes``: ``false`` (default) or ``true``: a hero may move through squares of
-  other heroes, never stopping on one (rules.md 3).
+  other heroes, never stopping on one (docs/rules.md 3).
 
 Engine-only options (set by the site, not by a room's host): ``heroes`` (campaign heroes) and
 ``auto_skip_empty_monster_phase``.
@@ -100,7 +100,7 @@ def describe(options: dict[str, Any]) -> list[str]:
 
 # --- monster statistics ------------------------------------------------------------------------
 def stats_for_kind(s: State, kind: str) -> MonsterStats:
-    """A monster kind's statistics in this game's edition (UK: 1 Body, rules.md 9)."""
+    """A monster kind's statistics in this game's edition (UK: 1 Body, docs/rules.md 9)."""
     stats = MONSTERS[kind]
     if option(s, "edition") == "uk" and stats.body != 1:
         stats = replace(stats, body=1)

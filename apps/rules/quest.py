@@ -61,7 +61,9 @@ class MonsterDef:
     square: Square
     name: str | None = None  # a named monster (a villain): "Vorgash the Cinder Lord"
     stats: MonsterStats | None = None  # the quest's own statistics (villains), any edition
-    dread_spells: tuple[str, ...] = ()  # Zargon's Dread spells this monster holds (rules.md 8b)
+    dread_spells: tuple[
+        str, ...
+    ] = ()  # Zargon's Dread spells this monster holds (docs/rules.md 8b)
     escape_to: Square | None = None  # where the Dread spell Escape takes it
 
 

@@ -1,4 +1,4 @@
-"""Revealing areas and assigning public ids (rules.md 4 and 13).
+"""Revealing areas and assigning public ids (docs/rules.md 4 and 13).
 
 Public ids are handed out in the order things become visible to the heroes, so they say
 nothing about what is still hidden.
@@ -78,7 +78,7 @@ def show_monsters_on(s: State, squares: set[Square]) -> list[str]:
 
 def glimpse_squares(ctx: Ctx, area: str, squares: set[Square]) -> None:
     """A passage seen from elsewhere shows only the squares in sight and what stands on them
-    (rules.md 4): the doors on their edges and the monsters on them."""
+    (docs/rules.md 4): the doors on their edges and the monsters on them."""
     s, geo = ctx.s, ctx.geo
     if area in s.areas and area not in s.glimpsed:
         return
@@ -115,8 +115,8 @@ def update_reveals(ctx: Ctx) -> None:
     """Reveal what the heroes stand in or have line of sight to (revealed never shrinks).
 
     A room seen is revealed whole; a passage a hero stands in is revealed whole, a passage only
-    seen shows just the squares in sight (rules.md 4). A sight line shows every square it passes
-    through, so the squares it crosses on the way to a seen square are shown too: whatever
+    seen shows just the squares in sight (docs/rules.md 4). A sight line shows every square it
+    passes through, so the squares it crosses on the way to a seen square are shown too: whatever
     decides a hero's sight lines (walls, blocked squares, figures) is then always on squares
     the heroes are shown."""
     s, geo = ctx.s, ctx.geo

@@ -1,4 +1,4 @@
-"""Searching for treasure, traps and secret doors; the treasure deck (rules.md 6)."""
+"""Searching for treasure, traps and secret doors; the treasure deck (docs/rules.md 6)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def check_search_treasure(b: Board, a: A.SearchTreasure) -> str | None:
 
 
 def pit_of(b: Board, h: HeroState) -> str | None:
-    """The sprung pit the hero is in: searched as a separate room (rules.md 4; 000)."""
+    """The sprung pit the hero is in: searched as a separate room (docs/rules.md 4; 000)."""
     if not b.in_pit(h.position):
         return None
     assert h.position is not None
@@ -169,7 +169,7 @@ def draw_treasure_card(ctx: Ctx, h: HeroState, area: str) -> None:
 def wandering_monster(ctx: Ctx, h: HeroState, area: str) -> None:
     """The quest's wandering monster appears next to the searcher and attacks at once; with no
     free square next to the searcher it appears as close as possible and waits for Zargon's
-    phase. In the round it appears it may attack only the searcher (rules.md 6)."""
+    phase. In the round it appears it may attack only the searcher (docs/rules.md 6)."""
     s = ctx.s
     kind = s.quest.wandering_monster
     board = ctx.board()

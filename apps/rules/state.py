@@ -91,7 +91,7 @@ class TurnState:
     has_moved: bool = False
     has_acted: bool = False
     # a falling block came down on the hero, who came from this square: the hero must step
-    # ahead or back before anything else (rules.md 7)
+    # ahead or back before anything else (docs/rules.md 7)
     block_from: list[int] | None = None
 
 
@@ -115,7 +115,7 @@ class Drop:
     tool_kit: bool = False
     artifacts: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
-    weapon: str = ""  # the wielded weapon and worn armour drop too (rules.md 5)
+    weapon: str = ""  # the wielded weapon and worn armour drop too (docs/rules.md 5)
     armour: list[str] = field(default_factory=list)
 
 
@@ -179,7 +179,7 @@ class State:
     doors: dict[str, DoorState] = field(default_factory=dict)
     traps: dict[str, TrapState] = field(default_factory=dict)
     areas: dict[str, str] = field(default_factory=dict)  # revealed area -> public id
-    # passages seen only from afar: the squares shown so far (rules.md 4); an area in `areas`
+    # passages seen only from afar: the squares shown so far (docs/rules.md 4); an area in `areas`
     # but not here is revealed whole
     glimpsed: dict[str, list[Square]] = field(default_factory=dict)
     furniture: dict[str, str] = field(default_factory=dict)  # revealed furniture -> public id

@@ -1,4 +1,4 @@
-"""Traps: springing, disarming and jumping (rules.md 7)."""
+"""Traps: springing, disarming and jumping (docs/rules.md 7)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def block_pending(s: State) -> bool:
 
 def block_exits(b: Board, h: HeroState) -> list[Square]:
     """Where the hero under a fallen block may go: back to the square they came from, or
-    ahead to the free square beyond the block (rules.md 7)."""
+    ahead to the free square beyond the block (docs/rules.md 7)."""
     came = b.s.turn.block_from
     pos = h.position
     if came is None or pos is None:
