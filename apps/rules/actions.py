@@ -161,6 +161,25 @@ class MonsterAttack(Action):
 
 
 @dataclass(frozen=True)
+class MonsterCast(Action):
+    """A monster casts one of its Dread spells (docs/rules.md 8b) as its action."""
+
+    type: ClassVar[str] = "monster_cast"
+    monster: str
+    spell: str
+    target: str  # a hero, the caster's own id, or a direction N/E/S/W (lightning_bolt)
+
+
+@dataclass(frozen=True)
+class CommandMove(Action):
+    """Zargon moves a hero under the Dread spell Command one square."""
+
+    type: ClassVar[str] = "command_move"
+    target: str
+    to: Square
+
+
+@dataclass(frozen=True)
 class EndActivation(Action):
     type: ClassVar[str] = "end_activation"
     monster: str
@@ -194,6 +213,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         EndTurn,
         MonsterMove,
         MonsterAttack,
+        MonsterCast,
+        CommandMove,
         EndActivation,
         EndPhase,
     )

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import deque
 
 from .actions import Action, EndActivation, EndPhase, MonsterAttack, MonsterMove
+from .ai_dread import dread_choice
 from .board import Board
 from .data import HERO_ORDER
 from .engine import apply, legal_actions
@@ -35,6 +36,9 @@ def next_monster_action(state: State) -> Action | None:
         return None
     legal = legal_actions(state, ZARGON_SEAT)
     board = Board(state)
+    spell = dread_choice(board, legal)  # a villain's Dread spells first (ai_dread.py)
+    if spell is not None:
+        return spell
     active = state.monsters.get(state.mturn.monster or "")
     if active is not None and active.pub is not None and active.alive:
         choice = _useful_step(board, legal, active) or EndActivation(active.pub)

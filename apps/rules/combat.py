@@ -24,6 +24,8 @@ def hero_attack_dice(board: Board, hero: HeroState, mode: str = "melee") -> int:
 
 def weapon_attack_dice(board: Board, hero: HeroState, weapon: str | None) -> int:
     """Attack dice with this weapon (None: bare-handed, one die), Courage and a pit counted."""
+    if "fear" in hero.effects:  # Dread Fear: one die, whatever the weapon (docs/rules.md 8b)
+        return 1
     dice = WEAPONS[weapon].attack if weapon else 1
     if "courage" in hero.effects:
         dice += COURAGE_BONUS
@@ -173,7 +175,7 @@ def damage_monster(ctx: Ctx, m: MonsterState, amount: int) -> bool:
 
 
 def monster_loss_text(m: MonsterState, hits: int, defeated: bool) -> str:
-    name = display_name(m.kind)
+    name = m.name or display_name(m.kind)
     if hits <= 0:
         return f"{name} takes no damage"
     text = f"{name} loses {hits} Body"
@@ -208,7 +210,7 @@ def roll_against_monster(
     defend_n = monster_defend_dice(board, m) if "skull" in attack else 0
     defend = ctx.dice.combats(defend_n)
     hits = max(0, attack.count("skull") - defend.count("black_shield"))
-    short = display_name(m.kind)
+    short = m.name or display_name(m.kind)
     defeated = damage_monster(ctx, m, hits)
     if defend_n:
         defence = f"{short} rolls {faces_text(defend)}"

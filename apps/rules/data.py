@@ -78,6 +78,19 @@ SPELLS: dict[str, SpellDef] = {
 }
 
 
+# Zargon's Dread spells (docs/rules.md 8b), given to monsters by a quest
+DREAD_SPELLS: tuple[str, ...] = (
+    "ball_of_flame",
+    "fear",
+    "sleep",
+    "tempest",
+    "command",
+    "summon_undead",
+    "escape",
+    "lightning_bolt",
+)
+
+
 def spells_of(*elements: str) -> tuple[str, ...]:
     return tuple(name for name, s in SPELLS.items() if s.element in elements)
 

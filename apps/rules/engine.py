@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from . import actions as A
+from . import dread as D
 from . import hero_turn as H
 from . import monsters as Z
 from . import search as S
@@ -91,7 +92,9 @@ def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None
     for hero in HERO_ORDER:
         s.heroes[hero] = make_hero(hero, quest.hero_starts[hero], hero_opts.get(hero, {}))
     for m in quest.monsters:
-        monster = MonsterState(m.id, m.kind, m.square, 0, 0)
+        monster = MonsterState(
+            m.id, m.kind, m.square, 0, 0, dread_spells=list(m.dread_spells), name=m.name
+        )
         monster.body = monster.body_max = monster_stats(s, monster).body
         s.monsters[m.id] = monster
     s.doors = {d.id: DoorState() for d in quest.doors}
@@ -162,6 +165,8 @@ RULES: dict[type[A.Action], tuple[Check, Do]] = {
     A.EndTurn: (lambda b, a: None, H.do_end_turn),
     A.MonsterMove: (Z.check_monster_move, Z.do_monster_move),
     A.MonsterAttack: (Z.check_monster_attack, Z.do_monster_attack),
+    A.MonsterCast: (D.check_monster_cast, D.do_monster_cast),
+    A.CommandMove: (D.check_command_move, D.do_command_move),
     A.EndActivation: (Z.check_end_activation, Z.do_end_activation),
     A.EndPhase: (Z.check_end_phase, Z.do_end_phase),
 }

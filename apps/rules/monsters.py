@@ -180,6 +180,8 @@ def do_end_phase(ctx: Ctx, a: A.EndPhase) -> None:
 
 
 def zargon_candidates(b: Board) -> list[A.Action]:
+    from .dread import cast_candidates, command_candidates
+
     s = b.s
     out: list[A.Action] = []
     for m in s.monsters.values():
@@ -187,7 +189,9 @@ def zargon_candidates(b: Board) -> list[A.Action]:
             continue
         out.extend(A.MonsterMove(m.pub, to) for to in monster_move_candidates(b, m))
         out.extend(A.MonsterAttack(m.pub, hero) for hero in attack_targets(b, m))
+        out.extend(cast_candidates(b, m))
         if s.mturn.monster == m.key:
             out.append(A.EndActivation(m.pub))
+    out.extend(command_candidates(b))
     out.append(A.EndPhase())
     return out

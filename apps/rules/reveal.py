@@ -150,6 +150,13 @@ def update_reveals(ctx: Ctx) -> None:
                         whole.add(area)
                     else:
                         glimpses.setdefault(area, set()).add(sq)
+    for m in s.monsters.values():  # a revealed monster stays in view wherever it goes
+        if m.alive and m.pub is not None and m.position is not None and not shown(m.position):
+            area = geo.area_of[m.position]
+            if area in rooms:
+                whole.add(area)
+            else:
+                glimpses.setdefault(area, set()).add(m.position)
     for area in s.quest.areas:
         if area in whole:
             reveal_area(ctx, area)

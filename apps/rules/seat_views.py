@@ -235,6 +235,7 @@ def monster_view(s: State, m: MonsterState, zargon: bool) -> dict[str, Any]:
         "tempest": m.tempest,
         "activated": m.activated,
     }
-    if zargon:
+    if zargon:  # which monster holds which Dread spells is Zargon's secret (docs/rules.md 8b)
         out["revealed"] = m.pub is not None
+        out["dread_spells"] = list(m.dread_spells)
     return out

@@ -67,6 +67,8 @@ class MonsterState:
     tempest: bool = False
     activated: bool = False
     only_attacks: str | None = None  # a wandering monster's searcher, for the round it appears
+    dread_spells: list[str] = field(default_factory=list)  # not yet cast (docs/rules.md 8b)
+    name: str | None = None  # a quest's named monster (its villain): "Vorgash the Cinder Lord"
 
 
 @dataclass
@@ -189,6 +191,7 @@ class State:
     deck: list[str] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)  # next public/internal numbers
     drops: list[Drop] = field(default_factory=list)
+    commands: dict[str, int] = field(default_factory=dict)  # Dread Command: hero -> squares left
     villain_defeated: bool = False
     outcome: str | None = None  # heroes | zargon
     seq: int = 0  # events emitted so far
@@ -201,7 +204,7 @@ class State:
         c.turn = _shallow(self.turn)
         c.mturn = _shallow(self.mturn)
         c.heroes = {k: _clone_hero(h) for k, h in self.heroes.items()}
-        c.monsters = {k: _shallow(m) for k, m in self.monsters.items()}
+        c.monsters = {k: _clone_monster(m) for k, m in self.monsters.items()}
         c.doors = {k: _shallow(d) for k, d in self.doors.items()}
         c.traps = {k: _shallow(t) for k, t in self.traps.items()}
         c.areas = dict(self.areas)
@@ -213,6 +216,7 @@ class State:
         c.deck = list(self.deck)
         c.counters = dict(self.counters)
         c.drops = [copy.deepcopy(d) for d in self.drops]
+        c.commands = dict(self.commands)
         c.log = list(self.log)  # events are never mutated once emitted
         c.options = self.options  # never mutated after new_game
         return c
@@ -242,6 +246,7 @@ class State:
             "deck": list(self.deck),
             "counters": dict(self.counters),
             "drops": [_obj_json(d) for d in self.drops],
+            "commands": dict(self.commands),
             "villain_defeated": self.villain_defeated,
             "outcome": self.outcome,
             "seq": self.seq,
@@ -292,6 +297,7 @@ class State:
             deck=list(d["deck"]),
             counters=dict(d["counters"]),
             drops=[_obj_from(Drop, v) for v in d["drops"]],
+            commands=dict(_canonical(d.get("commands", {}), HERO_ORDER)),
             villain_defeated=d["villain_defeated"],
             outcome=d["outcome"],
             seq=d["seq"],
@@ -328,4 +334,10 @@ def _clone_hero(h: HeroState) -> HeroState:
     c.spells = list(h.spells)
     c.artifacts = list(h.artifacts)
     c.effects = list(h.effects)
+    return c
+
+
+def _clone_monster(m: MonsterState) -> MonsterState:
+    c = _shallow(m)
+    c.dread_spells = list(m.dread_spells)
     return c
