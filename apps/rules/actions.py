@@ -123,6 +123,14 @@ class LeaveBlock(HeroAction):
 
 
 @dataclass(frozen=True)
+class ChooseSpells(HeroAction):
+    """The spell draft (room option): the Wizard, then the Elf, picks a spell element."""
+
+    type: ClassVar[str] = "choose_spells"
+    element: str  # air | fire | water | earth
+
+
+@dataclass(frozen=True)
 class TakeBelongings(HeroAction):
     type: ClassVar[str] = "take_belongings"
     from_hero: str  # JSON key "from"
@@ -207,6 +215,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         DrinkPotion,
         Give,
         LeaveBlock,
+        ChooseSpells,
         TakeBelongings,
         SetAutoDrink,
         Escape,

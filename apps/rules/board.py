@@ -21,6 +21,10 @@ class Board:
         self._seen_heroes: dict[Square, list[HeroState]] = {}
 
     @cached_property
+    def diagonal_attacks(self) -> bool:
+        return self.s.options.get("edition", "us") != "uk"
+
+    @cached_property
     def open_edges(self) -> frozenset[int]:
         geo = self.geo
         return frozenset(geo.edge_of_door[d] for d, ds in self.s.doors.items() if ds.open)
@@ -145,7 +149,9 @@ class Board:
         """Which weapon a hero would use on a monster at `target`: 'melee', 'ranged' or None."""
         assert hero.position is not None
         melee = melee_weapon(hero)  # None: bare-handed, orthogonal only
-        if self.can_melee(hero.position, target, melee is not None and WEAPONS[melee].diagonal):
+        # UK rules: "You cannot attack diagonally", whatever the weapon (docs/rules.md 9)
+        diagonal = melee is not None and WEAPONS[melee].diagonal and self.diagonal_attacks
+        if self.can_melee(hero.position, target, diagonal):
             return "melee"
         if (
             ranged_weapon(hero) is not None

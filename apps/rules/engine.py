@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from . import actions as A
+from . import draft as DR
 from . import dread as D
 from . import hero_turn as H
 from . import monsters as Z
@@ -28,7 +29,7 @@ from .data import (
 )
 from .dice import Dice, seed_rng
 from .events import ZARGON_SEAT, Event, make_event
-from .options import check_game_options, monster_stats
+from .options import check_game_options, monster_stats, option
 from .quest import Quest
 from .reveal import reveal_area, update_reveals
 from .state import DoorState, HeroState, MonsterState, State, TrapState
@@ -106,7 +107,10 @@ def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None
     ctx.emit(make_event("quest_start", f"The quest begins: {quest.name}."))
     reveal_area(ctx, quest.entrance)
     update_reveals(ctx)
-    start_hero_turn(ctx, HERO_ORDER[0])
+    if option(s, "spell_draft"):
+        DR.start_draft(ctx)
+    else:
+        start_hero_turn(ctx, HERO_ORDER[0])
     ctx.finish()
     return s
 
@@ -158,6 +162,7 @@ RULES: dict[type[A.Action], tuple[Check, Do]] = {
     A.Jump: (T.check_jump, T.do_jump),
     A.DrinkPotion: (H.check_drink, H.do_drink),
     A.Give: (H.check_give, H.do_give),
+    A.ChooseSpells: (DR.check_choose, DR.do_choose),
     A.LeaveBlock: (T.check_leave_block, T.do_leave_block),
     A.TakeBelongings: (H.check_take, H.do_take),
     A.SetAutoDrink: (lambda b, a: None, H.do_set_auto_drink),
@@ -183,9 +188,15 @@ def turn_problem(s: State, seat: int, action: A.Action) -> str | None:
             return f"You do not control {hero_name(action.hero)}."
         if isinstance(action, A.SetAutoDrink | A.DrinkPotion):
             return None  # any time (docs/rules.md 3)
+        if s.phase == "draft" and s.turn.hero == action.hero:
+            if isinstance(action, A.ChooseSpells | A.EndTurn):
+                return None
+            return f"{cap(hero_name(action.hero))} must first choose a spell element."
+        if isinstance(action, A.ChooseSpells):
+            return "The spell draft is over."
         if s.phase != "heroes" or s.turn.hero != action.hero:
             return f"It is not {hero_name(action.hero)}'s turn."
-        if T.block_pending(s) and not isinstance(action, A.LeaveBlock):
+        if T.block_pending(s) and not isinstance(action, A.LeaveBlock | A.EndTurn):
             return f"{cap(hero_name(action.hero))} must first step ahead or back off the block."
         return None
     if seat != ZARGON_SEAT:
@@ -215,7 +226,10 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
     else:
         hero = state.turn.hero
         if hero is not None and seat_of_hero(state.seats, hero) == seat:
-            candidates = hero_candidates(board, state.heroes[hero])
+            if state.phase == "draft":
+                candidates = DR.draft_candidates(state)
+            else:
+                candidates = hero_candidates(board, state.heroes[hero])
     if seat != ZARGON_SEAT:  # potions are drunk at any time (docs/rules.md 3)
         candidates += H.drink_candidates(state, seat)
     return [a for a in candidates if check(board, seat, a) is None]

@@ -13,6 +13,7 @@ from .context import Ctx, cap, hero_name, square_text
 from .data import ARMOUR, WEAPONS, equipment_problem, seat_of_hero
 from .events import make_event, red_dice
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
+from .options import option
 from .quest import Square
 from .reveal import reveal_area
 from .state import HeroState, State
@@ -86,9 +87,19 @@ def move_cost(b: Board, h: HeroState, to: Square) -> int | str:
     assert pos is not None
     if is_orthogonal_neighbour(pos, to):
         return _step_cost(b, h, pos, to)
-    if "veil_of_mist" in h.effects:
+    if "veil_of_mist" in h.effects or option(b.s, "heroes_pass_heroes"):
         return _veil_cost(b, h, pos, to)
     return "Heroes move one square at a time, and never diagonally."
+
+
+def passable(b: Board, h: HeroState, sq: Square) -> bool:
+    """May the hero pass through (not stop on) this square: a revealed monster's under Veil of
+    Mist, another hero's when the room lets heroes pass heroes (docs/rules.md 3, 8)."""
+    if not b.visible_figure(sq):
+        return False
+    if sq in b.monsters_at:
+        return "veil_of_mist" in h.effects
+    return option(b.s, "heroes_pass_heroes")
 
 
 def _step_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:
@@ -105,14 +116,15 @@ def _arrival_cost(b: Board, h: HeroState, to: Square, cost: int) -> int | str:
     if to in b.known_blocked or (b.revealed_square(to) and not b.standable(to)):
         return "That square is blocked."
     if b.visible_figure(to):
-        if to in b.monsters_at and "veil_of_mist" in h.effects:
-            return "The hero may pass through monsters but not stop on their square."
+        if passable(b, h, to):
+            return "The hero may pass through that figure but not stop on its square."
         return "Another figure stands on that square."
     return cost
 
 
 def _veil_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:
-    """Veil of Mist: straight on through squares of revealed monsters to the next square."""
+    """Straight on through squares of figures the hero may pass (Veil of Mist: revealed
+    monsters; the heroes_pass_heroes room option: heroes) to the next square."""
     dx, dy = to[0] - pos[0], to[1] - pos[1]
     if dx and dy:
         return "Heroes move one square at a time, and never diagonally."
@@ -121,7 +133,7 @@ def _veil_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:
     here = pos
     for _ in range(dist - 1):
         nxt = step(here, d)
-        if not b.edge_open(here, nxt) or nxt not in b.monsters_at or not b.visible_figure(nxt):
+        if not b.edge_open(here, nxt) or not passable(b, h, nxt):
             return "Heroes move one square at a time, and never diagonally."
         here = nxt
     if not b.geo.in_grid(to):
@@ -152,13 +164,12 @@ def move_candidates(b: Board, h: HeroState) -> list[Square]:
     pos = h.position
     assert pos is not None
     out = [step(pos, d) for d in ORTHOGONAL]
-    if "veil_of_mist" in h.effects:
-        for d in ORTHOGONAL:
-            here = step(pos, d)
-            while here in b.monsters_at and b.visible_figure(here):
-                here = step(here, d)
-                if here not in b.monsters_at or not b.visible_figure(here):
-                    out.append(here)
+    for d in ORTHOGONAL:  # past a line of figures the hero may pass through
+        here = step(pos, d)
+        while passable(b, h, here):
+            here = step(here, d)
+            if not passable(b, h, here):
+                out.append(here)
     return out
 
 
@@ -420,6 +431,18 @@ def do_set_auto_drink(ctx: Ctx, a: A.SetAutoDrink) -> None:
 
 
 def do_end_turn(ctx: Ctx, a: A.EndTurn) -> None:
+    """End the turn; one that must still step off a falling block steps back first, and one
+    that ends a spell draft turn takes the first element left (a timed-out turn never stalls)."""
+    from .draft import end_draft_turn
+    from .traps import block_exits, block_pending, do_leave_block
+
+    if ctx.s.phase == "draft":
+        end_draft_turn(ctx)
+        return
+    if block_pending(ctx.s):
+        exits = block_exits(ctx.board(), hero_of(ctx.s, a))
+        if exits:
+            do_leave_block(ctx, A.LeaveBlock(a.hero, exits[-1]))  # back where they came from
     ctx.end_turn = True
 
 

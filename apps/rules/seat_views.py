@@ -17,6 +17,7 @@ from .data import heroes_of_seat, seat_of_hero
 from .engine import legal_actions
 from .events import ZARGON_SEAT, event_for_seat
 from .geometry import Geometry
+from .options import in_force
 from .state import HeroState, MonsterState, State, sq_json
 
 
@@ -37,6 +38,7 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "legal_actions": [action_to_json(a) for a in legal_actions(state, seat)],
         "log": [e for e in (event_for_seat(ev, seat) for ev in state.log) if e is not None],
         "outcome": state.outcome,
+        "options": in_force(state.options),  # the room options in force (docs/rules.md 3, 8, 9)
     }
     return view
 

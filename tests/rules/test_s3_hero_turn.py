@@ -241,3 +241,25 @@ def test_an_opened_door_never_closes():
     assert s.doors["door1"].open
     assert {type(a).__name__ for a in legal_actions(set_turn(s, "barbarian"), 2)} >= {"EndTurn"}
     assert not [a for a in legal_actions(set_turn(s, "barbarian"), 2) if isinstance(a, OpenDoor)]
+
+
+# --- heroes passing heroes (room option) --------------------------------------------------------
+def test_heroes_passing_heroes_a_hero_moves_through_another_hero_never_stopping_on_him():
+    q = build_quest("aaaaaa\naaaaaa")
+    s = start(q, heroes_pass_heroes=True)
+    place(s, barbarian=(0, 0), dwarf=(1, 0), elf=(2, 0), wizard=None)
+    s = set_turn(s, "barbarian", movement=5)
+    assert Move("barbarian", (3, 0)) in legal_actions(s, 2)  # past the Dwarf and the Elf
+    with pytest.raises(IllegalAction, match="not stop on"):
+        act(s, 2, Move("barbarian", (1, 0)))
+    t = act(s, 2, Move("barbarian", (3, 0)))
+    assert t.state.heroes["barbarian"].position == (3, 0) and t.state.turn.movement_left == 2
+    # without the option a hero in the way blocks
+    s = set_turn(
+        place(start(q), barbarian=(0, 0), dwarf=(1, 0), elf=(2, 0), wizard=None),
+        "barbarian",
+        movement=5,
+    )
+    assert Move("barbarian", (3, 0)) not in legal_actions(s, 2)
+    with pytest.raises(IllegalAction, match="one square at a time"):
+        act(s, 2, Move("barbarian", (3, 0)))

@@ -124,7 +124,8 @@ def test_dread_summon_undead_raises_four_revealed_undead_next_to_the_caster():
     t = act(s, ZARGON, MonsterCast("m1", "summon_undead", "m1"))
     risen = [m for m in t.state.monsters.values() if m.key.startswith("summoned")]
     assert sorted(m.kind for m in risen) == ["skeleton", "skeleton", "zombie", "zombie"]
-    assert all(m.pub and max(abs(m.position[0] - 6), abs(m.position[1] - 1)) == 1 for m in risen)
+    beside = {(x, y) for x in (5, 6, 7) for y in (0, 1, 2)} - {(6, 1)}
+    assert all(m.pub and m.position in beside for m in risen)
     assert len(seat_view(t.state, 2)["monsters"]) == 5
 
 
