@@ -11,6 +11,7 @@ from apps.accounts.models import User
 from apps.play.errors import GameNotFound, PlayError
 from apps.play.selectors import game_membership, game_seat_view, lobby_for
 from apps.play.services import game_launch
+from apps.rules.options import describe
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -56,5 +57,6 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "api_actions_url": reverse("api:game_actions", args=[game_id]),
         "api_events_url": reverse("api:game_events", args=[game_id]),
         "ws_url": f"/ws/games/{game_id}/",
+        "rules_in_force": describe(game.options),  # the room options the game is played by
     }
     return render(request, "play/game.html", context)

@@ -5,7 +5,7 @@ match the schema gets 400 (config/api.py's handler for ninja's ValidationError).
 """
 
 from datetime import timedelta
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
@@ -14,6 +14,7 @@ from ninja.errors import HttpError
 from apps.accounts.models import User
 from apps.rooms import services
 from apps.rooms.models import Room
+from apps.rules.options import in_force
 
 router = Router(tags=["rooms"])
 
@@ -27,6 +28,11 @@ class RoomIn(Schema):
     )
     reminder_after_hours: int | None = Field(
         None, ge=1, le=24 * 14, description="The seat to move is reminded after this long."
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description='Room options: "edition" ("us" or "uk"), "spell_draft" and '
+        '"heroes_pass_heroes" (true or false). An unknown or malformed option is refused (422).',
     )
 
 
@@ -49,6 +55,8 @@ class RoomOut(Schema):
     game_id: int | None
     turn_time_limit_hours: int | None
     reminder_after_hours: int | None
+    options: dict[str, Any]  # every room option, the defaults filled in
+    rules: list[str]  # the options in force, in words
 
 
 class ErrorOut(Schema):
@@ -79,6 +87,8 @@ def _room_out(room: Room) -> RoomOut:
         game_id=services.room_game_id(room=room),
         turn_time_limit_hours=_hours(room.turn_time_limit),
         reminder_after_hours=_hours(room.reminder_after),
+        options=in_force(room.options),
+        rules=services.room_rules_in_force(room=room),
     )
 
 
@@ -113,6 +123,7 @@ def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
             quest_slug=payload.quest,
             turn_time_limit=_duration(payload.turn_time_limit_hours),
             reminder_after=_duration(payload.reminder_after_hours),
+            options=payload.options,
         )
     except services.RoomError as error:
         raise _unprocessable(error) from None

@@ -16,6 +16,7 @@ from django.db import IntegrityError, models, transaction
 from apps.accounts.models import User
 from apps.rooms.models import Room, Seat
 from apps.rules.data import heroes_of_seat
+from apps.rules.options import describe, room_option_problems
 
 MIN_SEATS = 2
 MAX_SEATS = 5
@@ -91,6 +92,18 @@ def _validate_turn_times(
         raise RoomError("The reminder must come before the turn time limit runs out.")
 
 
+def _validated_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    problems = room_option_problems({} if options is None else options)
+    if problems:
+        raise RoomError(" ".join(problems))
+    return dict(options or {})
+
+
+def room_rules_in_force(*, room: Room) -> list[str]:
+    """The room options in force, in words, for the room page and the game header."""
+    return describe(room.options)
+
+
 def room_create(
     *,
     host: User,
@@ -99,15 +112,19 @@ def room_create(
     quest_slug: str = "ashen_vault",
     turn_time_limit: timedelta | None = None,
     reminder_after: timedelta | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Room:
     """Create an open room with empty seats 1..seat_count. The host still has to take a seat.
 
     `turn_time_limit`: how long a seat has for its turn before it ends by itself (Zargon's phase
     is then played by the monster AI); `reminder_after`: when the seat to move is reminded.
+    `options`: the room options (docs/rules.md 3, 8, 9: edition, spell_draft,
+    heroes_pass_heroes); an unknown or malformed one is refused, never stored.
     """
     name = _validated_name(name)
     _validate_seat_count(seat_count)
     _validate_turn_times(turn_time_limit, reminder_after)
+    options = _validated_options(options)
     quest = _enabled_quest(quest_slug)
     with transaction.atomic():
         room = Room.objects.create(
@@ -117,6 +134,7 @@ def room_create(
             seat_count=seat_count,
             turn_time_limit=turn_time_limit,
             reminder_after=reminder_after,
+            options=options,
         )
         Seat.objects.bulk_create(
             Seat(room=room, number=number) for number in range(1, seat_count + 1)
