@@ -37,6 +37,7 @@ from apps.play.errors import (
     StaleVersion,
 )
 from apps.play.models import ActionReceipt, Game, GameEvent, HeroSetting, as_stored_json
+from apps.play.notices import turn_notices_send
 from apps.play.selectors import (
     AnyUser,
     entry_for_seat,
@@ -46,7 +47,6 @@ from apps.play.selectors import (
     quest_of_source,
     state_with_settings,
 )
-from apps.play.tasks import turn_passed_enqueue
 from apps.rooms.models import Room
 from apps.rooms.services import room_member_seat
 from apps.rules.data import heroes_of_seat
@@ -105,9 +105,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
-        transaction.on_commit(
-            functools.partial(turn_passed_enqueue, game.pk, game.version, game.turn_started)
-        )
+        turn_notices_send(game=game, state=state)
     return game
 
 
@@ -244,10 +242,6 @@ def quest_apply_action(
         if seats_changed or new_state.round != state.round:  # the clock of turns.py
             game.turn_started, game.reminded_at = timezone.now(), None
             fields += ["turn_started", "reminded_at"]
-        if seats_changed:  # tell the players now to move (or everyone the outcome)
-            transaction.on_commit(
-                functools.partial(turn_passed_enqueue, game.pk, version, game.turn_started)
-            )
         game.state = new_state.to_json()
         game.version = version
         game.outcome = new_state.outcome or ""
@@ -256,6 +250,8 @@ def quest_apply_action(
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
+        if seats_changed:  # tell the players now to move (or everyone the outcome)
+            turn_notices_send(game=game, state=new_state)
 
         seen = (entry_for_seat(row.payload, version, seat) for row in rows[1:])
         entries = [entry for entry in seen if entry is not None]
