@@ -49,6 +49,13 @@ export function actionLabel(action, index) {
       return `Give ${what} to the ${heroName(action.recipient)}`;
     }
     case "leave_block": return `Step off the fallen block to ${action.to?.join(", ")}`;
+    case "choose_spells": return `Choose the ${action.element} spells`;
+    case "monster_cast": {
+      const m = index.monsters.get(action.monster);
+      const at = index.heroes.has(action.target) ? ` at the ${heroName(action.target)}` : action.target === action.monster ? "" : ` to the ${action.target}`;
+      return `${m ? monsterLabel(m) : action.monster}: cast ${spellName(action.spell)}${at}`;
+    }
+    case "command_move": return `Move the commanded ${heroName(action.target)} to ${action.to?.join(", ")}`;
     case "take_belongings": {
       const h = index.heroes.get(action.from);
       return `Take the ${h ? heroDisplay(h) : heroName(action.from)}'s belongings`;
@@ -164,6 +171,7 @@ function heroActionGroups(view, index, ui, h) {
     ? el("p", { class: "small muted hint" }, "Tap a green square to move (arrow keys step too).")
     : null;
   return [
+    group("Spell draft", of("choose_spells")),
     group("Movement", of("roll_movement"), stepPad(view, index, h), moves),
     group("Fight", of("attack"), throws, throwTargets),
     group("Spells", spells, spellTargets),
@@ -205,7 +213,9 @@ function zargonActionGroups(view, index, ui, h) {
       actionsOf(view, "end_activation", (a) => a.monster === sel).map(btn),
     ]
     : [el("p", { class: "small muted hint" }, "Select a monster (tap it on the board) to move or attack.")];
-  return [group("Monsters", monsters), group("Selected monster", selActions)];
+  const dread = actionsOf(view, "monster_cast").map(btn);
+  const commands = actionsOf(view, "command_move").map(btn);
+  return [group("Monsters", monsters), group("Selected monster", selActions), group("Dread spells", dread), group("Command a hero", commands)];
 }
 
 /**
@@ -227,6 +237,9 @@ export const CONTROLS = {
   drink_potion: "button",
   give: "button",
   leave_block: "button",
+  choose_spells: "button",
+  monster_cast: "button",
+  command_move: "button",
   take_belongings: "button",
   set_auto_drink: "checkbox on the hero sheet (never listed in legal_actions)",
   escape: "button",
