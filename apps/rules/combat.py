@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .board import Board, melee_weapon, ranged_weapon
 from .context import Ctx, cap, hero_name, monster_name
-from .data import ARMOUR, HEAL_SPELL_AMOUNT, HEROES, WEAPONS, display_name
+from .data import ARMOUR, HEAL_SPELL_AMOUNT, HEROES, WEAPONS, artifact_bonus, display_name
 from .events import Event, combat_dice, faces_text, make_event, red_dice
 from .options import monster_stats
 from .state import Drop, HeroState, MonsterState
@@ -26,7 +26,7 @@ def weapon_attack_dice(board: Board, hero: HeroState, weapon: str | None) -> int
     """Attack dice with this weapon (None: bare-handed, one die), Courage and a pit counted."""
     if "fear" in hero.effects:  # Dread Fear: one die, whatever the weapon (docs/rules.md 8b)
         return 1
-    dice = WEAPONS[weapon].attack if weapon else 1
+    dice = (WEAPONS[weapon].attack if weapon else 1) + artifact_bonus(hero.artifacts, "attack")
     if "courage" in hero.effects:
         dice += COURAGE_BONUS
     return with_pit(dice, board.in_pit(hero.position))
@@ -34,6 +34,7 @@ def weapon_attack_dice(board: Board, hero: HeroState, weapon: str | None) -> int
 
 def hero_defend_dice(board: Board, hero: HeroState) -> int:
     dice = HEROES[hero.hero].defend + sum(ARMOUR[a].defend for a in hero.armour if a in ARMOUR)
+    dice += artifact_bonus(hero.artifacts, "defend")
     if "rock_skin" in hero.effects:
         dice += 1
     return with_pit(dice, board.in_pit(hero.position))

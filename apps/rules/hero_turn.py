@@ -232,8 +232,11 @@ def check_open_door(b: Board, a: A.OpenDoor) -> str | None:
     if b.s.doors[door_id].open:
         return "That door is already open."
     door = b.geo.doors[door_id]
-    if hero_of(b.s, a).position not in (door.a, door.b):
+    h = hero_of(b.s, a)
+    if h.position not in (door.a, door.b):
         return "The hero must stand next to the door to open it."
+    if door.locked_by is not None and door.locked_by not in h.artifacts:
+        return f"The door is locked: it opens only to the {door.locked_by}."
     return None
 
 

@@ -34,6 +34,7 @@ class Door:
     a: Square
     b: Square
     secret: bool = False
+    locked_by: str | None = None  # an artifact (a key) a hero must carry to open it
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class SpecialTreasure:
     text: str
     gold: int = 0
     potions: int = 0
+    artifact: str | None = None  # an artifact of data.ARTIFACTS the finder keeps
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,9 @@ class Quest:
     wandering_monster: str  # a monster kind
     special_treasures: dict[str, SpecialTreasure] = field(default_factory=dict)  # area id ->
     reward_gold: int = 0  # split between the heroes when they win (campaigns)
+    saga: str | None = None  # the campaign of quests it belongs to ("cinder_saga")
+    saga_name: str | None = None  # "The Cinder Saga"
+    chapter: int = 0  # its place in the saga, from 1
 
     @cached_property
     def monster_defs(self) -> dict[str, MonsterDef]:

@@ -105,7 +105,8 @@ def do_search_treasure(ctx: Ctx, a: A.SearchTreasure) -> None:
         s.special_found.append(area)
         h.gold += special.gold
         h.potions += special.potions
-        h.artifacts.append(special.name)
+        if special.artifact is not None:  # kept on the character sheet (docs/rules.md 12)
+            h.artifacts.append(special.artifact)
         emit_find(ctx, h, f"finds {special.name}! {special.text}", special.name)
         return
     draw_treasure_card(ctx, h, area)

@@ -152,6 +152,7 @@ def doors_view(s: State, geo: Geometry, zargon: bool) -> list[dict[str, Any]]:
                 "open": ds.open,
                 "secret": door.secret,
                 "found": ds.found or not door.secret,
+                "locked_by": door.locked_by,  # the artifact that opens it, or None
             }
         )
     return out

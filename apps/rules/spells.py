@@ -37,7 +37,10 @@ def spell_targets(b: Board, caster: HeroState, spell: str) -> list[str]:
         targets += [
             ds.pub
             for d, ds in b.s.doors.items()
-            if ds.pub and not ds.open and door_visible(b, caster, d)
+            if ds.pub
+            and not ds.open
+            and b.geo.doors[d].locked_by is None  # a locked door holds against the genie
+            and door_visible(b, caster, d)
         ]
     return targets
 

@@ -263,3 +263,16 @@ def test_heroes_passing_heroes_a_hero_moves_through_another_hero_never_stopping_
     assert Move("barbarian", (3, 0)) not in legal_actions(s, 2)
     with pytest.raises(IllegalAction, match="one square at a time"):
         act(s, 2, Move("barbarian", (3, 0)))
+
+
+def test_a_locked_door_opens_only_to_a_hero_carrying_its_key():
+    from dataclasses import replace
+
+    q = build_quest(LINKED, doors=[((3, 0), (4, 0))])
+    q = replace(q, doors=(replace(q.doors[0], locked_by="Ember Key"),))
+    s = solo(q, barbarian=(3, 0))
+    with pytest.raises(IllegalAction, match="locked: it opens only to the Ember Key"):
+        act(s, 2, OpenDoor("barbarian", "d1"))
+    assert OpenDoor("barbarian", "d1") not in legal_actions(s, 2)
+    s.heroes["barbarian"].artifacts = ["Ember Key"]
+    assert act(s, 2, OpenDoor("barbarian", "d1")).state.doors["door1"].open

@@ -392,3 +392,10 @@ def test_fallen_heros_weapon_and_armour_are_among_the_belongings():
     w = wizard.heroes["wizard"]
     assert (w.weapon, w.armour) == ("dagger", [])
     assert sorted(w.items) == ["broadsword", "chain_mail", "helmet"]
+
+
+def test_artifacts_add_their_attack_and_defend_dice():
+    s = duel("orc")
+    s.heroes["barbarian"].artifacts = ["Emberbrand", "Cinder Mantle"]
+    view = seat_view(s, 2)["heroes"][0]
+    assert (view["attack"], view["defend"]) == (4, 3)

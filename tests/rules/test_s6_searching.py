@@ -83,13 +83,12 @@ def test_each_hero_searches_a_room_for_treasure_once():
 
 
 def test_special_treasure_goes_to_the_first_searcher():
-    q = build_quest(
-        MAP, special={"a": SpecialTreasure("a", "the Ember Crown", "It glows.", gold=100)}
-    )
+    crown = SpecialTreasure("a", "the Ember Crown", "It glows.", gold=100, artifact="Emberbrand")
+    q = build_quest(MAP, special={"a": crown})
     s = searcher(q, dwarf=(1, 0))
     s.deck = ["gold_15", *s.deck[1:]]
     s = act(s, 2, SearchTreasure("barbarian")).state
-    assert s.heroes["barbarian"].artifacts == ["the Ember Crown"]
+    assert s.heroes["barbarian"].artifacts == ["Emberbrand"]  # an artifact: kept for good
     assert s.heroes["barbarian"].gold == 100
     s = set_turn(s, "dwarf")
     s = act(s, 2, SearchTreasure("dwarf")).state
@@ -263,3 +262,11 @@ def test_searching_for_secret_doors_finds_only_those_on_the_edge_of_the_hero_are
     s = searcher(q)
     t = act(s, 2, SearchSecretDoors("barbarian"))
     assert {d for d, ds in t.state.doors.items() if ds.found} == {"secret1"}
+
+
+def test_a_special_treasure_without_an_artifact_leaves_only_gold_and_potions():
+    hoard = SpecialTreasure("a", "a hoard", "Coins.", gold=30, potions=1)
+    s = searcher(build_quest(MAP, special={"a": hoard}))
+    s = act(s, 2, SearchTreasure("barbarian")).state
+    b = s.heroes["barbarian"]
+    assert (b.gold, b.potions, b.artifacts) == (30, 1, [])
