@@ -792,8 +792,8 @@ class Checker:
         open_reach = self.reachable(self.stairway, secret_doors=True, locked=False)
         for door in self.doors:
             key = door.spec.locked_by
-            if key is None or key not in ARTIFACTS:
-                continue
+            if key is None or key not in ARTIFACTS or not ARTIFACTS[key].key:
+                continue  # no lock, or a bad one (reported with the door)
             rooms = [t.spec.area for t in self.treasures if t.spec.artifact == key]
             if not any(self.area_squares.get(room, set()) & open_reach for room in rooms):
                 self.error(
