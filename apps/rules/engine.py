@@ -230,9 +230,10 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
                 candidates = DR.draft_candidates(state)
             else:
                 candidates = hero_candidates(board, state.heroes[hero])
+    legal = [a for a in candidates if RULES[type(a)][0](board, a) is None]
     if seat != ZARGON_SEAT:  # potions are drunk at any time (docs/rules.md 3)
-        candidates += H.drink_candidates(state, seat)
-    return [a for a in candidates if check(board, seat, a) is None]
+        legal += [a for a in H.drink_candidates(state, seat) if check(board, seat, a) is None]
+    return legal
 
 
 def hero_candidates(b: Board, h: HeroState) -> list[A.Action]:

@@ -164,6 +164,8 @@ def move_candidates(b: Board, h: HeroState) -> list[Square]:
     pos = h.position
     assert pos is not None
     out = [step(pos, d) for d in ORTHOGONAL]
+    if "veil_of_mist" not in h.effects and not option(b.s, "heroes_pass_heroes"):
+        return out
     for d in ORTHOGONAL:  # past a line of figures the hero may pass through
         here = step(pos, d)
         while passable(b, h, here):

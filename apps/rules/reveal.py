@@ -140,6 +140,9 @@ def update_reveals(ctx: Ctx) -> None:
         if own is not None and (own not in s.areas or own in s.glimpsed):
             whole.add(own)
         for target in geo.potentially_visible(h.position):
+            areas = geo.seen_areas(h.position, target)
+            if all(a in whole or (a in s.areas and a not in s.glimpsed) for a in areas):
+                continue  # every area on the line already shown whole: the quick answer
             squares = geo.seen_squares(h.position, target)
             if all(shown(sq) for sq in squares):
                 continue

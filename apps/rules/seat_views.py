@@ -127,8 +127,10 @@ def squares_view(s: State, b: Board, areas: set[str], zargon: bool) -> list[dict
         if area not in areas:
             continue
         aid = area_id(s, area)
+        glimpsed = set(s.glimpsed[area]) if area in s.glimpsed else None  # seen only in part
+        whole = area in s.areas and glimpsed is None
         for sq in geo.area_squares[area]:
-            revealed = b.revealed_square(sq)
+            revealed = whole or (glimpsed is not None and sq in glimpsed)
             if not revealed and not zargon:
                 continue
             walls = geo.wall_sides[sq]
