@@ -53,7 +53,9 @@ def test_falling_block_hero_chooses_to_step_ahead_or_back():
         LeaveBlock("barbarian", (2, 0)),  # ahead, beyond the block
     }
     with pytest.raises(IllegalAction, match="step ahead or back"):
-        act(s, 2, EndTurn("barbarian"))
+        act(s, 2, SearchTraps("barbarian"))
+    ended = act(s, 2, EndTurn("barbarian")).state  # a turn ended (or timed out) steps back
+    assert ended.heroes["barbarian"].position == (0, 0) and ended.round == 2
     ahead = act(s, 2, LeaveBlock("barbarian", (2, 0))).state
     assert ahead.heroes["barbarian"].position == (2, 0) and ahead.turn.block_from is None
     assert SearchTraps("barbarian") in legal_actions(ahead, 2)  # the action is still free
