@@ -15,7 +15,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 
 from apps import rules
 from apps.accounts.models import User
-from apps.play.clock import TurnClock, game_clock
+from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.models import Game, GameEvent, HeroSetting
 from apps.rooms.models import Room, Seat
@@ -169,6 +169,13 @@ def _seat_users(room: Room) -> dict[int, Seat]:
     return {s.number: s for s in room.seats.all()}
 
 
+def game_ids_in_play(*, user: User) -> list[int]:
+    """The games `user` holds a seat in that are not over (the lobby follows them live)."""
+    return list(
+        Game.objects.filter(room__seats__user=user, outcome="").values_list("pk", flat=True)
+    )
+
+
 def lobby_for(*, user: User, limit: int = 50) -> Lobby:
     """Open rooms with free seats (and the user's own waiting rooms), and the user's games."""
     my_seat = Seat.objects.filter(room=OuterRef("pk"), user=user).values("number")[:1]
@@ -206,3 +213,9 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
         my_games.append(item)
     my_games.sort(key=lambda item: item.waiting_order)
     return Lobby(open_rooms=open_rooms, my_games=my_games)
+
+
+def game_clock_for(*, game_id: int, user: AnyUser) -> TurnClock | None:
+    """The clock of the turn in play, for a member (GameNotFound for anyone else)."""
+    game, _ = game_membership(game_id=game_id, user=user)
+    return game_clock(game, game_state(game=game), seat_users(game))

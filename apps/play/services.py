@@ -18,8 +18,6 @@ import logging
 import secrets
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -27,6 +25,7 @@ from django.utils import timezone
 from apps import rules
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
+from apps.notifications.services import group_poke
 from apps.play.errors import (
     ActionRejected,
     GameNotFound,
@@ -48,7 +47,7 @@ from apps.play.selectors import (
     state_with_settings,
 )
 from apps.rooms.models import Room
-from apps.rooms.services import room_member_seat
+from apps.rooms.services import room_changed, room_member_seat
 from apps.rules.data import heroes_of_seat
 
 logger = logging.getLogger(__name__)
@@ -105,6 +104,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
+        room_changed(room_id=room.pk)  # seated players' room pages go to the game
         turn_notices_send(game=game, state=state)
     return game
 
@@ -151,16 +151,13 @@ def _setting_change(
 
 
 def _announce(game_id: int, version: int) -> None:
-    """Tell the game's websocket consumers there is a new version (no game content)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            game_group(game_id=game_id), {"type": "game.changed", "version": version}
-        )
-    except Exception:  # the action is committed; clients catch up on their next fetch
-        logger.exception("could not announce version %s of game %s", version, game_id)
+    """Tell the game's websocket consumers there is a new version (no game content).
+
+    The action is committed; if the poke fails clients catch up on their next fetch.
+    """
+    group_poke(
+        group=game_group(game_id=game_id), message={"type": "game.changed", "version": version}
+    )
 
 
 def game_group(*, game_id: int) -> str:
@@ -248,6 +245,7 @@ def quest_apply_action(
         game.save(update_fields=fields)
         if game.outcome:
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
+            room_changed(room_id=game.room_id)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
         if seats_changed:  # tell the players now to move (or everyone the outcome)

@@ -5,18 +5,25 @@ read. Launching is not here: it is a play service that reads these models (rooms
 play) and sets `room.status` to playing.
 """
 
+import functools
+import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.apps import apps
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.rooms.models import Room, Seat
 from apps.rules.data import heroes_of_seat
 from apps.rules.options import describe, room_option_problems
+
+logger = logging.getLogger(__name__)
 
 MIN_SEATS = 2
 MAX_SEATS = 5
@@ -24,6 +31,8 @@ ZARGON_SEAT = 1
 NAME_MAX_LENGTH = Room._meta.get_field("name").max_length or 80
 
 SeatRole = Literal["zargon", "heroes"]
+# Every lobby page listens here: a room was created, filled, launched or closed.
+LOBBY_GROUP = "lobby"
 
 
 class RoomError(Exception):
@@ -45,6 +54,7 @@ class SeatSummary:
     shown_name: str | None
     role: SeatRole
     heroes: list[str]
+    away_until: datetime | None = None  # the player is away until then (their clock waits)
 
 
 def _quest_model() -> type[models.Model]:
@@ -139,7 +149,33 @@ def room_create(
         Seat.objects.bulk_create(
             Seat(room=room, number=number) for number in range(1, seat_count + 1)
         )
+        room_changed(room_id=room.pk)
     return room
+
+
+def room_group(*, room_id: int) -> str:
+    """The channel group of the sockets of one room's pages."""
+    return f"room-{room_id}"
+
+
+def room_changed(*, room_id: int) -> None:
+    """After commit, poke the room's pages and every lobby: something about the room changed.
+
+    The poke carries nothing but its type; each page fetches again what its user may see.
+    Whoever changes a room (seats, status) calls this inside the transaction.
+    """
+    transaction.on_commit(functools.partial(_poke_room, room_id))
+
+
+def _poke_room(room_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        for group in (room_group(room_id=room_id), LOBBY_GROUP):
+            async_to_sync(layer.group_send)(group, {"type": "room.changed"})
+    except Exception:  # the change is committed; pages catch up on their next load
+        logger.exception("could not announce a change of room %s", room_id)
 
 
 def _locked_room(room_id: int) -> Room:
@@ -179,6 +215,7 @@ def room_seat_take(*, room_id: int, user: User, number: int) -> Seat:
                 seat.save(update_fields=["user"])
         except IntegrityError:  # only reachable if a writer skipped the room lock
             raise RoomError(f"Seat {number} was just taken; choose another.") from None
+        room_changed(room_id=room.pk)
     return seat
 
 
@@ -194,6 +231,7 @@ def room_seat_leave(*, room_id: int, user: User, number: int | None = None) -> N
             raise RoomError(f"You are in seat {seat.number}, not seat {number}.")
         seat.user = None
         seat.save(update_fields=["user"])
+        room_changed(room_id=room.pk)
 
 
 def room_by_invite(*, code: str) -> Room:
@@ -255,12 +293,25 @@ def room_seat_summaries(*, room: Room) -> list[SeatSummary]:
             shown_name=str(seat.user) if seat.user else None,
             role=room_seat_role(number=seat.number),
             heroes=heroes.get(seat.number, []),
+            away_until=_away_until(seat.user),
         )
         for seat in room.seats.select_related("user").order_by("number")
     ]
+
+
+def _away_until(user: User | None) -> datetime | None:
+    if user is None or user.away_until is None or user.away_until <= timezone.now():
+        return None
+    return user.away_until
 
 
 def room_game_id(*, room: Room) -> int | None:
     """The launched game's id through the reverse one-to-one `room.game`, or None."""
     game = getattr(room, "game", None)  # a missing related object raises AttributeError too
     return None if game is None else int(game.pk)
+
+
+def room_game_paused(*, room: Room) -> bool:
+    """Has the host paused the launched game's clock? (through the reverse `room.game`)"""
+    game = getattr(room, "game", None)
+    return game is not None and getattr(game, "paused_at", None) is not None
