@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "axes",
     "apps.accounts",
     "apps.rooms",
     "apps.quests",
@@ -56,6 +57,13 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.errors.DatabaseUnavailableMiddleware",
+    # Last: it turns a login refused for too many failures into the lockout answer.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out account or address
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 # The largest request body and websocket message accepted (bytes): config/server.py refuses a
@@ -97,6 +105,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+elif env.bool("DB_POOL", default=True):
+    # A bounded pool per process (psycopg_pool): a request borrows a connection and gives it
+    # back instead of opening its own, and no process ever holds more than DB_POOL_MAX. A
+    # request that waits DB_POOL_TIMEOUT seconds for one fails (PoolTimeout) instead of piling
+    # up. Size it so that processes x DB_POOL_MAX stays below PostgreSQL's max_connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not Django
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN", default=2),
+        "max_size": env.int("DB_POOL_MAX", default=8),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -106,6 +125,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Brute force: after AXES_FAILURE_LIMIT wrong passwords for one account, or from one address,
+# logins (page and POST /api/auth/token) are refused for AXES_COOLOFF_TIME (429).
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.errors.login_locked_out"
+AXES_VERBOSE = False
+
+# Other rate limits (apps/accounts/limits.py): uses per window, per user or per address.
+RATE_LIMITS = {
+    "room_create": env.str("RATE_ROOM_CREATE", default="10/h"),
+    "token_issue": env.str("RATE_TOKEN_ISSUE", default="20/h"),
+    "chat": env.str("RATE_CHAT", default="30/m"),
+    "ws_refresh": env.str("RATE_WS_REFRESH", default="30/m"),
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -135,6 +171,22 @@ REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
 HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.5)
 
 if REDIS_URL:
+    # Shared by every process (rate-limit counters); bounded like every request-side Redis use.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
+        }
+    }
+    # django-ratelimit does not list Django's own Redis cache, which counts atomically.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    # One web process (`make run`): its own memory is the whole truth.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003"]
+
+if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -154,6 +206,21 @@ else:
             },
         }
     }
+
+# The cache holds short-lived, invalidatable lookups (API tokens). It is shared by every process
+# on Redis, so deleting an entry (a revoked token) takes effect everywhere at once; the short
+# socket timeouts keep a hung Redis from hanging requests (callers fall back to the database).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "cache",
+            "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery. Without Redis, kombu's filesystem transport lets a real worker and beat run with no
 # server at all (eager mode would hide serialisation and on_commit mistakes, so we avoid it).

@@ -7,6 +7,8 @@ exports DATABASE_URL and REDIS_URL, and a skip there would hide a broken service
 import os
 import shutil
 import tempfile
+import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,10 +18,32 @@ from django.db import connection
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+@pytest.fixture(autouse=True)
+def fresh_caches() -> Iterator[None]:
+    """Each test starts with empty caches: rolled-back rows may come back under the same ids."""
+    from django.core.cache import cache
+
+    from apps.play.view_cache import view_cache
+
+    view_cache.clear()
+    yield
+    view_cache.clear()
+    cache.clear()
+
+
 def _skip_or_fail(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"{reason}, but CI=true: CI must test the real services")
     pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def own_rate_limits(settings: Any) -> None:
+    """Each test counts its own rate limits: the cache gets a key prefix of its own (clearing
+    a shared Redis database would wipe the channel layer and the broker too)."""
+    settings.CACHES = {
+        name: {**config, "KEY_PREFIX": uuid.uuid4().hex} for name, config in settings.CACHES.items()
+    }
 
 
 @pytest.fixture

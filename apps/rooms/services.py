@@ -18,6 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
+from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
 from apps.rooms.models import Room, Seat
 from apps.rules.data import heroes_of_seat
@@ -45,6 +46,10 @@ class RoomError(Exception):
 
 class RoomNotFound(RoomError):
     """No such room (views answer 404)."""
+
+
+class TooManyRooms(RoomError):
+    """The user opened rooms faster than settings.RATE_LIMITS["room_create"] (views: 429)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,8 @@ def room_create(
     _validate_turn_times(turn_time_limit, reminder_after)
     options = _validated_options(options)
     quest = _enabled_quest(quest_slug)
+    if rate_limit_exceeded(group="room_create", key=f"user:{host.pk}"):
+        raise TooManyRooms("You have opened many rooms lately: wait a while before another.")
     with transaction.atomic():
         room = Room.objects.create(
             name=name,
@@ -232,6 +239,19 @@ def room_seat_leave(*, room_id: int, user: User, number: int | None = None) -> N
         seat.user = None
         seat.save(update_fields=["user"])
         room_changed(room_id=room.pk)
+
+
+def room_cancel(*, room_id: int, user: User) -> str:
+    """The host calls off a room nobody launched: the room and its seats go. Returns its name."""
+    with transaction.atomic():
+        room = _locked_room(room_id)
+        if room.host_id != user.pk:
+            raise RoomError("Only the host can cancel this room.")
+        if room.status != Room.Status.OPEN:
+            raise RoomError("The quest has already started: the room can no longer be cancelled.")
+        name = room.name
+        room.delete()
+    return name
 
 
 def room_by_invite(*, code: str) -> Room:

@@ -39,6 +39,8 @@ def _room_page(request: HttpRequest, room: Room) -> HttpResponse:
         "my_seat": my_seat,
         "is_open": is_open,
         "is_host": room.host_id == user.pk,
+        # Someone with the invite link but no seat, after the launch: say so, no dead end.
+        "locked_out": not is_open and my_seat is None,
         "is_full": services.room_is_full(room),
         "rules_in_force": services.room_rules_in_force(room=room),
         "invite_url": request.build_absolute_uri(reverse("rooms:join", args=[room.invite_code])),
@@ -53,6 +55,7 @@ def _room_page(request: HttpRequest, room: Room) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def room_create(request: HttpRequest) -> HttpResponse:
     form = RoomCreateForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             room = services.room_create(
@@ -66,12 +69,13 @@ def room_create(request: HttpRequest) -> HttpResponse:
             )
         except services.RoomError as error:
             form.add_error(None, error.message)
+            status = 429 if isinstance(error, services.TooManyRooms) else 200
         else:
             messages.success(
                 request, f"Room “{room.name}” is ready. Take a seat and invite friends."
             )
             return redirect("rooms:detail", room_id=room.pk)
-    return render(request, "rooms/create.html", {"form": form})
+    return render(request, "rooms/create.html", {"form": form}, status=status)
 
 
 @login_required
@@ -120,3 +124,17 @@ def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
     else:
         messages.success(request, "You left your seat.")
     return redirect("rooms:detail", room_id=room_id)
+
+
+@login_required
+@require_POST
+def room_cancel(request: HttpRequest, room_id: int) -> HttpResponse:
+    try:
+        name = services.room_cancel(room_id=room_id, user=cast(User, request.user))
+    except services.RoomNotFound:
+        raise Http404("No such room.") from None
+    except services.RoomError as error:
+        messages.error(request, error.message)
+        return redirect("rooms:detail", room_id=room_id)
+    messages.success(request, f"Room “{name}” is cancelled.")
+    return redirect("home")

@@ -270,3 +270,13 @@ def test_a_special_treasure_without_an_artifact_leaves_only_gold_and_potions():
     s = act(s, 2, SearchTreasure("barbarian")).state
     b = s.heroes["barbarian"]
     assert (b.gold, b.potions, b.artifacts) == (30, 1, [])
+
+
+def test_every_seat_sees_who_searched_a_room_for_treasure():
+    s = searcher(seats=5, dwarf=(1, 0))
+    s.deck = ["nothing", *s.deck[1:]]
+    s = act(s, 2, SearchTreasure("barbarian")).state
+    for seat in (1, 2, 3):
+        areas = {a["name"]: a for a in seat_view(s, seat)["map"]["areas"]}
+        searched = [a["searched"] for a in areas.values() if a["kind"] == "room"]
+        assert searched == [["barbarian"]]

@@ -186,3 +186,15 @@ def test_an_unknown_or_malformed_option_is_refused_never_ignored():
         new_game(q, 2, 1, {"edition": "fr"})
     with pytest.raises(OptionsError, match='"spell_draft" must be true or false'):
         new_game(q, 2, 1, {"spell_draft": "yes"})
+
+
+def test_every_seat_sees_a_revealed_monsters_stat_card():
+    from apps.rules import seat_view
+
+    s = monster_phase([("orc", (5, 0)), ("mummy", (7, 1))])
+    for seat in (ZARGON, 2):
+        cards = {m["kind"]: m for m in seat_view(s, seat)["monsters"]}
+        orc, mummy = cards["orc"], cards["mummy"]
+        assert (orc["move"], orc["attack"], orc["defend"], orc["mind"]) == (8, 3, 2, 2)
+        assert (mummy["move"], mummy["attack"], mummy["defend"], mummy["mind"]) == (4, 3, 4, 0)
+        assert (mummy["body"], mummy["body_max"]) == (2, 2)
