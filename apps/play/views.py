@@ -32,7 +32,7 @@ from apps.play.services import game_launch
 from apps.play.table import game_pause, game_resume
 from apps.rules.options import describe
 
-RULES_FILE = Path(settings.BASE_DIR) / "docs" / "rules.md"
+RULES_FILE = Path(settings.BASE_DIR) / "docs/rules.md"
 
 
 def home(request: HttpRequest) -> HttpResponse:
