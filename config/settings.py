@@ -144,6 +144,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # the minute is dropped; the next one does the same work.
     "play.sweep_turns": {"task": "play.sweep_turns", "schedule": 60.0, "options": {"expires": 55}},
 }
+# Solo rooms: the monster AI's pause between two actions, so that open boards draw each step.
+ZARGON_AI_STEP_SECONDS = env.float("ZARGON_AI_STEP_SECONDS", default=0.25)
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)

@@ -31,7 +31,7 @@ from apps import rules
 from apps.accounts.models import User
 from apps.campaigns.services import campaign_hero_options, campaign_record_outcome
 from apps.play.models import ActionReceipt, Game, GameEvent
-from apps.play.tasks import turn_passed_enqueue
+from apps.play.tasks import turn_passed_enqueue, zargon_ai_enqueue
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
 from apps.rules.data import heroes_of_seat
@@ -166,7 +166,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             raise LaunchRefused("This quest has already been launched.")
         seats = list(room.seats.order_by("number"))
         taken = [s.number for s in seats if s.user_id is not None]
-        if taken != list(range(1, room.seat_count + 1)):
+        if taken != list(range(room.first_player_seat, room.seat_count + 1)):
             raise LaunchRefused("Every seat must be taken before the quest can start.")
         definition = room.quest
         quest = _parse_quest(definition.slug, definition.source)
@@ -254,6 +254,15 @@ def game_group(*, game_id: int) -> str:
     return f"game-{game_id}"
 
 
+def _ai_to_move(game: Game, state: rules.State) -> bool:
+    """Zargon is to move and the monster AI plays him in this room."""
+    return (
+        state.outcome is None
+        and rules.seats_to_move(state) == [ZARGON_SEAT]
+        and Room.objects.filter(pk=game.room_id, zargon=Room.Zargon.AI).exists()
+    )
+
+
 def quest_apply_action(
     *,
     game_id: int,
@@ -326,6 +335,8 @@ def quest_apply_action(
             transaction.on_commit(
                 functools.partial(turn_passed_enqueue, game.pk, version, game.turn_started)
             )
+            if _ai_to_move(game, new_state):  # solo play: the AI takes Zargon's phase at once
+                transaction.on_commit(functools.partial(zargon_ai_enqueue, game.pk))
         game.state = new_state.to_json()
         game.version = version
         game.outcome = new_state.outcome or ""
@@ -523,13 +534,26 @@ def _seat_users(room: Room) -> dict[int, Seat]:
     return {s.number: s for s in room.seats.all()}
 
 
+def _seat_shown_name(room: Room, seats: dict[int, Seat], number: int) -> str:
+    if number == ZARGON_SEAT and room.zargon_is_ai:
+        return "the monster AI"
+    seat = seats.get(number)
+    return str(seat.user) if seat is not None and seat.user else f"seat {number}"
+
+
 def lobby_for(*, user: User, limit: int = 50) -> Lobby:
     """Open rooms with free seats (and the user's own waiting rooms), and the user's games."""
     my_seat = Seat.objects.filter(room=OuterRef("pk"), user=user).values("number")[:1]
     open_rooms_qs = (
         Room.objects.filter(status=Room.Status.OPEN)
         .annotate(
-            free=Count("seats", filter=Q(seats__user__isnull=True)), my_seat=Subquery(my_seat)
+            free=Count(
+                "seats",
+                # In a solo room nobody takes seat 1: the monster AI plays Zargon.
+                filter=Q(seats__user__isnull=True)
+                & ~Q(seats__number=ZARGON_SEAT, zargon=Room.Zargon.AI),
+            ),
+            my_seat=Subquery(my_seat),
         )
         .filter(Q(free__gt=0) | Q(my_seat__isnull=False) | Q(host=user))
         .select_related("quest", "host")
@@ -550,9 +574,6 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
         if not game.outcome:
             to_move = rules.seats_to_move(_game_state(game))
             item.my_turn = mine in to_move
-            item.to_move = [
-                str(seats[n].user) if seats.get(n) and seats[n].user else f"seat {n}"
-                for n in to_move
-            ]
+            item.to_move = [_seat_shown_name(game.room, seats, n) for n in to_move]
         my_games.append(item)
     return Lobby(open_rooms=open_rooms, my_games=my_games)

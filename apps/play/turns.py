@@ -38,6 +38,7 @@ from apps.play.services import (
     _game_state,
     quest_apply_action,
 )
+from apps.play.zargon_ai import zargon_ai_key, zargon_ai_sweep
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
 from apps.rules.data import display_name, seat_of_hero
@@ -171,9 +172,15 @@ class SweepReport:
     reminded: list[int] = field(default_factory=list)
     timed_out: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    ai_played: list[int] = field(default_factory=list)  # solo games whose stalled AI phase ran
 
     def as_dict(self) -> dict[str, list[int]]:
-        return {"reminded": self.reminded, "timed_out": self.timed_out, "failed": self.failed}
+        return {
+            "reminded": self.reminded,
+            "timed_out": self.timed_out,
+            "failed": self.failed,
+            "ai_played": self.ai_played,
+        }
 
 
 def _games_in_play() -> QuerySet[Game]:
@@ -219,6 +226,10 @@ def turns_sweep(*, now: datetime | None = None) -> SweepReport:
         except Exception:  # one broken game must not stop the others' timeouts
             logger.exception("timing out game %s failed", game_id)
             report.failed.append(game_id)
+    try:
+        report.ai_played = zargon_ai_sweep(now=now)
+    except Exception:
+        logger.exception("playing the stalled solo games' Zargon phases failed")
     for game_id in list(games_due_a_reminder(now=now).values_list("pk", flat=True)):
         try:
             if game_remind(game_id=game_id, now=now):
@@ -266,7 +277,7 @@ def _system_action(
         action = next_monster_action(state)
         if action is None:
             return None
-        return ZARGON_SEAT, f"ai-{game.pk}-{game.version}", action
+        return ZARGON_SEAT, zargon_ai_key(game_id=game.pk, version=game.version), action
     hero = state.turn.hero
     if (
         state.phase != "heroes"

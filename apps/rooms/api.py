@@ -28,6 +28,12 @@ class RoomIn(Schema):
     reminder_after_hours: int | None = Field(
         None, ge=1, le=24 * 14, description="The seat to move is reminded after this long."
     )
+    zargon: Literal["human", "ai"] = Field(
+        "human",
+        description='Who plays Zargon: "human" (a player takes seat 1) or "ai" (solo play: the '
+        "monster AI plays every Zargon phase as soon as the heroes are done; people take seats "
+        "2 to N, seat 1 is never offered).",
+    )
 
 
 class SeatOut(Schema):
@@ -35,6 +41,7 @@ class SeatOut(Schema):
     user: str | None
     role: Literal["zargon", "heroes"]
     heroes: list[str]
+    ai: bool = Field(description="Played by the monster AI: nobody can take this seat.")
 
 
 class RoomOut(Schema):
@@ -49,6 +56,7 @@ class RoomOut(Schema):
     game_id: int | None
     turn_time_limit_hours: int | None
     reminder_after_hours: int | None
+    zargon: Literal["human", "ai"]
 
 
 class ErrorOut(Schema):
@@ -64,7 +72,7 @@ def _user(request: HttpRequest) -> User:
 
 def _room_out(room: Room) -> RoomOut:
     seats = [
-        SeatOut(number=s.number, user=s.username, role=s.role, heroes=s.heroes)
+        SeatOut(number=s.number, user=s.username, role=s.role, heroes=s.heroes, ai=s.ai)
         for s in services.room_seat_summaries(room=room)
     ]
     return RoomOut(
@@ -79,6 +87,7 @@ def _room_out(room: Room) -> RoomOut:
         game_id=services.room_game_id(room=room),
         turn_time_limit_hours=_hours(room.turn_time_limit),
         reminder_after_hours=_hours(room.reminder_after),
+        zargon=cast(Literal["human", "ai"], room.zargon),
     )
 
 
@@ -113,6 +122,7 @@ def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
             quest_slug=payload.quest,
             turn_time_limit=_duration(payload.turn_time_limit_hours),
             reminder_after=_duration(payload.reminder_after_hours),
+            zargon=payload.zargon,
         )
     except services.RoomError as error:
         raise _unprocessable(error) from None

@@ -37,13 +37,20 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         "invite_code": room.invite_code,
         "host": "hostess",
         "seats": [
-            {"number": 1, "user": None, "role": "zargon", "heroes": []},
-            {"number": 2, "user": None, "role": "heroes", "heroes": ["barbarian", "dwarf"]},
-            {"number": 3, "user": None, "role": "heroes", "heroes": ["elf", "wizard"]},
+            {"number": 1, "user": None, "role": "zargon", "heroes": [], "ai": False},
+            {
+                "number": 2,
+                "user": None,
+                "role": "heroes",
+                "heroes": ["barbarian", "dwarf"],
+                "ai": False,
+            },
+            {"number": 3, "user": None, "role": "heroes", "heroes": ["elf", "wizard"], "ai": False},
         ],
         "game_id": None,
         "turn_time_limit_hours": None,
         "reminder_after_hours": None,
+        "zargon": "human",
     }
 
 

@@ -74,6 +74,11 @@ function actionButton(action, index, onAction, extra = {}) {
   }, label ?? actionLabel(action, index));
 }
 
+/** In a solo room (data-zargon="ai" on the page) the monster AI is playing, not a person. */
+function zargonWaitText(box) {
+  return box.closest("[data-zargon]")?.dataset.zargon === "ai" ? "The monster AI is playing Zargon's phase…" : "Waiting for Zargon…";
+}
+
 /** Whose turn, movement, action used, and the "your turn" highlight. */
 export function renderTurn(box, view, index) {
   const turn = view.turn ?? {};
@@ -91,7 +96,7 @@ export function renderTurn(box, view, index) {
   rows.push(el("p", { class: "turn-round muted small" }, `Round ${view.round ?? "?"} · ${view.quest?.name ?? ""}`));
   rows.push(head);
   if (mine) rows.push(el("p", { class: "your-turn-badge" }, "Your turn"));
-  else if (turn.phase !== "over" && !view.outcome) rows.push(el("p", { class: "muted small" }, turn.seat === 1 ? "Waiting for Zargon…" : `Waiting for seat ${turn.seat ?? "?"}…`));
+  else if (turn.phase !== "over" && !view.outcome) rows.push(el("p", { class: "muted small" }, turn.seat === 1 ? zargonWaitText(box) : `Waiting for seat ${turn.seat ?? "?"}…`));
   if (turn.phase === "heroes" && turn.hero) {
     rows.push(el("dl", { class: "turn-facts" },
       el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, turn.movement_rolled ? `${turn.movement_left} left` : "not rolled"),
