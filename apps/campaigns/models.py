@@ -4,7 +4,7 @@ from django.db.models import Q
 
 
 class Campaign(models.Model):
-    """A party of heroes and the quests it plays, one after another (rules.md 12)."""
+    """A party of heroes and the quests it plays, one after another (docs/rules.md 12)."""
 
     name = models.CharField(max_length=80)
     owner = models.ForeignKey(

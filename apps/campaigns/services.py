@@ -1,9 +1,9 @@
-"""Campaigns: a party's character sheets across quests, quest outcomes written back, the armory.
+"""Campaigns, the writes: creating campaigns and their rooms, outcomes written back, the armory.
 
 Every function takes keyword arguments only and raises `CampaignError` with a message a player can
 read. Writes lock the sheets they change (`select_for_update`) inside one transaction.
 
-Outcome write-back (rules.md 12), called by `play` in the transaction that ends the quest:
+Outcome write-back (docs/rules.md 12), called by `play` in the transaction that ends the quest:
 - heroes win: survivors keep what they carry (gold, potions, equipment, artifacts), get an even
   share of the quest's `reward_gold` (the remainder of the division is lost) and the quest is
   marked completed; Body and Mind are restored (a sheet only stores the maxima).
@@ -15,34 +15,29 @@ Outcome write-back (rules.md 12), called by `play` in the transaction that ends 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
-from django.db.models import Q, QuerySet
 
 from apps.accounts.models import User
+from apps.campaigns.errors import CampaignError, CampaignNotFound
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
+from apps.campaigns.selectors import (
+    AnyUser,
+    armory_item_problem,
+    armory_price,
+    campaign_is_member,
+    campaign_quest_in_play,
+    sheet_may_manage,
+)
 from apps.quests.models import QuestDefinition
-from apps.rooms.models import Room, Seat
+from apps.rooms.models import Room
 from apps.rooms.services import RoomError, room_create
 from apps.rules import load_quest
-from apps.rules.data import (
-    ARMOUR,
-    HERO_ORDER,
-    HEROES,
-    TOOL_KIT_PRICE,
-    WEAPONS,
-    equipment_problem,
-    item_effect,
-    seat_of_hero,
-)
+from apps.rules.data import ARMOUR, HERO_ORDER, HEROES, WEAPONS, seat_of_hero
 from apps.rules.questfile import parse_quest_text
 
 NAME_MAX_LENGTH = 80
-TOOL_KIT = "tool_kit"
-AnyUser = User | AnonymousUser
 
 # New heroes' names, in order; after the list runs out: "Brakka III" and so on.
 HERO_NAMES: dict[str, tuple[str, ...]] = {
@@ -51,70 +46,6 @@ HERO_NAMES: dict[str, tuple[str, ...]] = {
     "elf": ("Elandra", "Faelar", "Sylwen", "Ithil"),
     "wizard": ("Mordane", "Ysolde", "Caspar", "Aurelian"),
 }
-
-
-class CampaignError(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class CampaignNotFound(CampaignError):
-    """No such campaign or sheet, or the user may not see it (existence is not revealed)."""
-
-
-# --- reading -----------------------------------------------------------------------------------
-
-
-def campaign_is_member(*, campaign: Campaign, user: AnyUser) -> bool:
-    """The owner, the heroes' players and whoever sits in one of the campaign's rooms."""
-    if not user.is_authenticated:
-        return False
-    return bool(
-        campaign.owner_id == user.pk
-        or campaign.sheets.filter(owner=user).exists()
-        or Seat.objects.filter(room__campaign_link__campaign=campaign, user=user).exists()
-    )
-
-
-def campaigns_for(*, user: User) -> QuerySet[Campaign]:
-    """The campaigns `user` is a member of, newest first."""
-    return (
-        Campaign.objects.filter(
-            Q(owner=user) | Q(sheets__owner=user) | Q(rooms__room__seats__user=user)
-        )
-        .distinct()
-        .order_by("-created")
-    )
-
-
-def campaign_for_user(*, campaign_id: int, user: AnyUser) -> Campaign:
-    campaign = Campaign.objects.select_related("owner").filter(pk=campaign_id).first()
-    if campaign is None or not campaign_is_member(campaign=campaign, user=user):
-        raise CampaignNotFound("There is no such campaign.")
-    return campaign
-
-
-def campaign_living_sheets(*, campaign: Campaign) -> list[CharacterSheet]:
-    """The living sheets, in hero order (barbarian, dwarf, elf, wizard)."""
-    sheets = {s.hero: s for s in campaign.sheets.filter(fallen=False).select_related("owner")}
-    return [sheets[h] for h in HERO_ORDER if h in sheets]
-
-
-def campaign_rooms(*, campaign: Campaign) -> list[Room]:
-    return list(
-        Room.objects.filter(campaign_link__campaign=campaign)
-        .select_related("quest")
-        .order_by("-created")
-    )
-
-
-def _quest_in_play(campaign: Campaign) -> Room | None:
-    return (
-        Room.objects.filter(campaign_link__campaign=campaign, status=Room.Status.PLAYING)
-        .order_by("-created")
-        .first()
-    )
 
 
 # --- creating ----------------------------------------------------------------------------------
@@ -146,7 +77,7 @@ def _roman(n: int) -> str:
 
 
 def campaign_create(*, owner: User, name: str) -> Campaign:
-    """A campaign with the four heroes' starting sheets (rules.md 1 and 12)."""
+    """A campaign with the four heroes' starting sheets (docs/rules.md 1 and 12)."""
     name = (name or "").strip()
     if not name:
         raise CampaignError("Give the campaign a name.")
@@ -197,32 +128,6 @@ def campaign_room_abandon(*, room: Room, user: User) -> None:
         if link.room.status != Room.Status.OPEN:
             raise CampaignError("That quest has already been launched.")
         link.delete()
-
-
-# --- the quest in play -------------------------------------------------------------------------
-
-
-def campaign_hero_options(*, room: Room) -> dict[str, Any] | None:
-    """`new_game` options for a campaign room (the living sheets), or None outside campaigns."""
-    link = CampaignRoom.objects.filter(room=room).select_related("campaign").first()
-    if link is None:
-        return None
-    heroes = {
-        sheet.hero: {
-            "name": sheet.name,
-            "body_max": sheet.body_max,
-            "mind_max": sheet.mind_max,
-            "weapon": sheet.weapon,
-            "armour": list(sheet.armour),
-            "items": list(sheet.items),
-            "tool_kit": sheet.tool_kit,
-            "gold": sheet.gold,
-            "potions": sheet.potions,
-            "artifacts": list(sheet.artifacts),
-        }
-        for sheet in campaign_living_sheets(campaign=link.campaign)
-    }
-    return {"heroes": heroes}
 
 
 def _reward_gold(room: Room) -> int:
@@ -290,86 +195,13 @@ def campaign_record_outcome(*, room: Room, outcome: str, heroes: dict[str, dict[
         link.save(update_fields=["outcome"])
 
 
-# --- the armory --------------------------------------------------------------------------------
-
-
-@dataclass
-class ArmoryItem:
-    item: str
-    label: str
-    price: int
-    effect: str
-    problem: str | None  # why this sheet may not buy it now, or None
-
-
-def _label(item: str) -> str:
-    return item.replace("_", " ").capitalize()
-
-
-def armory_price(*, item: str) -> int | None:
-    if item in WEAPONS:
-        return WEAPONS[item].price
-    if item in ARMOUR:
-        return ARMOUR[item].price
-    if item == TOOL_KIT:
-        return TOOL_KIT_PRICE
-    return None
-
-
-def _item_problem(sheet: CharacterSheet, item: str) -> str | None:
-    """Why `sheet` may not buy `item` (rules.md 10), ignoring who asks and when."""
-    price = armory_price(item=item)
-    if price is None:
-        return f"The armory does not sell “{_label(item)}”."
-    if sheet.fallen:
-        return f"{sheet.name} has fallen."
-    if item in WEAPONS:
-        problem = equipment_problem(sheet.hero, item, list(sheet.armour))
-        if problem:
-            return _sentence(problem)
-    elif item in ARMOUR:
-        if item in sheet.armour:
-            return f"{sheet.name} already wears {_label(item).lower()}."
-        problem = equipment_problem(sheet.hero, sheet.weapon, [*sheet.armour, item])
-        if problem:
-            return _sentence(problem)
-    elif sheet.tool_kit:
-        return f"{sheet.name} already has a tool kit."
-    if sheet.gold < price:
-        return f"{sheet.name} has {sheet.gold} gold; the {_label(item).lower()} costs {price}."
-    return None
-
-
-def _sentence(problem: str) -> str:
-    text = problem.replace("_", " ")
-    return text[0].upper() + text[1:] + "."
-
-
-def armory_items(*, sheet: CharacterSheet) -> list[ArmoryItem]:
-    """Everything the armory sells, with its price and why this sheet may not buy it."""
-    in_play = _quest_in_play(sheet.campaign)
-    out = []
-    for item in [*WEAPONS, *ARMOUR, TOOL_KIT]:
-        problem = _item_problem(sheet, item)
-        if in_play is not None and problem is None:
-            problem = "The armory is closed while the party is on a quest."
-        price = armory_price(item=item) or 0
-        out.append(ArmoryItem(item, _label(item), price, item_effect(item), problem))
-    return out
-
-
-def sheet_may_manage(*, sheet: CharacterSheet, user: AnyUser) -> bool:
-    """The hero's player, and the campaign's owner, may spend the hero's gold."""
-    return bool(user.is_authenticated and user.pk in (sheet.owner_id, sheet.campaign.owner_id))
-
-
 def _locked_sheets(*pks: int) -> dict[int, CharacterSheet]:
     rows = CharacterSheet.objects.select_for_update().filter(pk__in=pks).order_by("pk")
     return {s.pk: s for s in rows.select_related("campaign")}
 
 
 def _refuse_during_quest(campaign: Campaign) -> None:
-    room = _quest_in_play(campaign)
+    room = campaign_quest_in_play(campaign)
     if room is not None:
         raise CampaignError(
             f"The party is on a quest (room “{room.name}”): the armory and purses wait until "
@@ -390,7 +222,7 @@ def armory_buy(*, sheet: CharacterSheet, item: str, user: AnyUser) -> CharacterS
         if not sheet_may_manage(sheet=locked, user=user):
             raise CampaignError(f"Only {locked.name}'s player can spend {locked.name}'s gold.")
         _refuse_during_quest(locked.campaign)
-        problem = _item_problem(locked, item)
+        problem = armory_item_problem(locked, item)
         if problem:
             raise CampaignError(problem)
         price = armory_price(item=item) or 0

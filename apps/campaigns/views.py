@@ -7,15 +7,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.accounts.models import User
-from apps.campaigns import services
+from apps.campaigns import errors, selectors, services
 from apps.campaigns.forms import CampaignCreateForm, GoldGiveForm, NextQuestForm
 from apps.campaigns.models import Campaign, CharacterSheet
 
 
 def _campaign(request: HttpRequest, campaign_id: int) -> Campaign:
     try:
-        return services.campaign_for_user(campaign_id=campaign_id, user=request.user)
-    except services.CampaignNotFound:
+        return selectors.campaign_for_user(campaign_id=campaign_id, user=request.user)
+    except errors.CampaignNotFound:
         raise Http404("No such campaign.") from None
 
 
@@ -30,7 +30,7 @@ def _sheet(request: HttpRequest, campaign_id: int, sheet_id: int) -> CharacterSh
 @login_required
 @require_GET
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    campaigns = services.campaigns_for(user=cast(User, request.user)).select_related("owner")
+    campaigns = selectors.campaigns_for(user=cast(User, request.user)).select_related("owner")
     return render(request, "campaigns/list.html", {"campaigns": campaigns})
 
 
@@ -43,7 +43,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
             campaign = services.campaign_create(
                 owner=cast(User, request.user), name=form.cleaned_data["name"]
             )
-        except services.CampaignError as error:
+        except errors.CampaignError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, f"Campaign “{campaign.name}” is ready.")
@@ -61,11 +61,11 @@ def _gold_form(sheet: CharacterSheet, living: list[CharacterSheet]) -> GoldGiveF
 def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(request, campaign_id)
     user = cast(User, request.user)
-    living = services.campaign_living_sheets(campaign=campaign)
+    living = selectors.campaign_living_sheets(campaign=campaign)
     rows = [
         {
             "sheet": s,
-            "may_manage": services.sheet_may_manage(sheet=s, user=user),
+            "may_manage": selectors.sheet_may_manage(sheet=s, user=user),
             "gold_form": _gold_form(s, living),
         }
         for s in living
@@ -74,7 +74,7 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "campaign": campaign,
         "rows": rows,
         "fallen": campaign.sheets.filter(fallen=True).select_related("owner"),
-        "rooms": services.campaign_rooms(campaign=campaign),
+        "rooms": selectors.campaign_rooms(campaign=campaign),
         "is_owner": campaign.owner_id == user.pk,
         "next_form": NextQuestForm(initial={"name": f"{campaign.name}: next quest"}),
     }
@@ -96,7 +96,7 @@ def next_quest(request: HttpRequest, campaign_id: int) -> HttpResponse:
             name=form.cleaned_data["name"],
             seat_count=form.cleaned_data["seats"],
         )
-    except services.CampaignError as error:
+    except errors.CampaignError as error:
         messages.error(request, error.message)
         return redirect("campaigns:detail", campaign_id=campaign.pk)
     messages.success(request, "The next quest is ready: take a seat and invite the party.")
@@ -108,14 +108,14 @@ def next_quest(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def abandon_room(request: HttpRequest, campaign_id: int, room_id: int) -> HttpResponse:
     """Drop a campaign room nobody launched, so that the party can start another quest."""
     campaign = _campaign(request, campaign_id)
-    room = next((r for r in services.campaign_rooms(campaign=campaign) if r.pk == room_id), None)
+    room = next((r for r in selectors.campaign_rooms(campaign=campaign) if r.pk == room_id), None)
     if room is None:
         raise Http404("There is no such quest in this campaign.")
     try:
         services.campaign_room_abandon(room=room, user=cast(User, request.user))
-    except services.CampaignNotFound:
+    except errors.CampaignNotFound:
         raise Http404("There is no such quest in this campaign.") from None
-    except services.CampaignError as error:
+    except errors.CampaignError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, f"“{room.name}” is no longer this campaign's next quest.")
@@ -130,9 +130,9 @@ def armory(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpRespons
     if request.method == "POST":
         try:
             services.armory_buy(sheet=sheet, item=request.POST.get("item", ""), user=user)
-        except services.CampaignNotFound:
+        except errors.CampaignNotFound:
             raise Http404("No such hero.") from None
-        except services.CampaignError as error:
+        except errors.CampaignError as error:
             messages.error(request, error.message)
         else:
             messages.success(request, f"{sheet.name} bought it.")
@@ -140,8 +140,8 @@ def armory(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpRespons
     context = {
         "campaign": sheet.campaign,
         "sheet": sheet,
-        "items": services.armory_items(sheet=sheet),
-        "may_manage": services.sheet_may_manage(sheet=sheet, user=user),
+        "items": selectors.armory_items(sheet=sheet),
+        "may_manage": selectors.sheet_may_manage(sheet=sheet, user=user),
     }
     return render(request, "campaigns/armory.html", context)
 
@@ -150,7 +150,7 @@ def armory(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpRespons
 @require_POST
 def gold_give(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
     sheet = _sheet(request, campaign_id, sheet_id)
-    living = services.campaign_living_sheets(campaign=sheet.campaign)
+    living = selectors.campaign_living_sheets(campaign=sheet.campaign)
     form = GoldGiveForm(
         request.POST,
         choices=[(s.pk, s.name) for s in living if s.pk != sheet.pk],
@@ -167,9 +167,9 @@ def gold_give(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
             amount=form.cleaned_data["amount"],
             user=cast(User, request.user),
         )
-    except services.CampaignNotFound:
+    except errors.CampaignNotFound:
         raise Http404("No such hero.") from None
-    except services.CampaignError as error:
+    except errors.CampaignError as error:
         messages.error(request, error.message)
     else:
         messages.success(

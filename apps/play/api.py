@@ -10,14 +10,9 @@ from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
-from apps.play.services import (
-    PlayError,
-    StaleVersion,
-    game_action_submit,
-    game_events,
-    game_launch,
-    game_view,
-)
+from apps.play.errors import PlayError, StaleVersion
+from apps.play.selectors import game_events, game_view
+from apps.play.services import game_action_submit, game_launch
 
 router = Router(tags=["games"])
 launch_router = Router(tags=["rooms"])

@@ -12,7 +12,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from apps.play.services import GameNotFound, game_group, game_membership, game_view
+from apps.play.errors import GameNotFound
+from apps.play.selectors import game_membership, game_view
+from apps.play.services import game_group
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 

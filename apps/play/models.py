@@ -1,6 +1,14 @@
+import json
+from typing import Any
+
 from django.db import models
 
 from apps.play.fields import OrderedJSONField
+
+
+def as_stored_json(value: Any) -> Any:
+    """The value as it comes back from a JSON column (tuples become lists, and so on)."""
+    return json.loads(json.dumps(value))
 
 
 class Game(models.Model):
@@ -56,18 +64,49 @@ class GameEvent(models.Model):
 
 
 class ActionReceipt(models.Model):
-    """The answer given to an idempotency key, returned again if the key is replayed."""
+    """The answer given to an idempotency key, returned again if the key is replayed.
+
+    Keys are namespaced by who sent them: the system's (timeouts, the AI, admins) and each seat's
+    own. A client can therefore never take a key the system will use, however it guesses.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="receipts")
     seat = models.PositiveSmallIntegerField()
+    system = models.BooleanField(default=False, help_text="Sent by the site, not by a client.")
     key = models.CharField(max_length=80)
     response = models.JSONField()
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "seat", "key"], name="receipt_unique_key")
+            models.UniqueConstraint(
+                fields=["game", "seat", "system", "key"], name="receipt_unique_key_per_sender"
+            )
         ]
 
     def __str__(self) -> str:
-        return f"{self.game_id} seat {self.seat} key {self.key}"
+        sender = "system" if self.system else f"seat {self.seat}"
+        return f"{self.game_id} {sender} key {self.key}"
+
+
+class HeroSetting(models.Model):
+    """A player's private setting for one of their heroes (auto-drink), kept outside the log.
+
+    Changing it touches neither the game's version nor its event numbers, so the other seats
+    learn nothing and the seat on turn is never refused for a stale version. The action service
+    puts the settings into the engine state before each action and records in that action's log
+    row the ones it changed, so a replay reproduces the game exactly.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hero_settings")
+    hero = models.CharField(max_length=20)
+    auto_drink = models.BooleanField(default=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "hero"], name="hero_setting_unique_hero")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.hero} auto-drink {'on' if self.auto_drink else 'off'}"

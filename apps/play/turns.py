@@ -10,7 +10,10 @@
   for each of its heroes still to play this round), Zargon's phase is played by the built-in
   monster AI (`apps.rules.ai`). Both go through `quest_apply_action(system=True)` with
   idempotency keys derived from the game and its version, under the game's row lock, so two
-  sweeps racing (or one run twice) apply each timeout once.
+  sweeps racing (or one run twice) apply each timeout once. System keys live in a namespace of
+  their own (`ActionReceipt.system`): a player cannot pre-empt them with a key of the same text.
+  A timeout that moves nothing notifies nobody, and stops at the first action that makes no
+  progress, so its cost per game is bounded by the actions it really applies.
 
 `turn_started` is the clock of the seat to move: the action service resets it (and
 `reminded_at`) whenever the seat(s) to move or the round change.
@@ -30,15 +33,10 @@ from django.utils import timezone
 from apps import rules
 from apps.accounts.models import User
 from apps.notifications.services import Kind, notification_send
+from apps.play.errors import ActionRejected, PlayError
 from apps.play.models import Game
-from apps.play.services import (
-    ZARGON_SEAT,
-    ActionRejected,
-    PlayError,
-    _game_state,
-    quest_apply_action,
-)
-from apps.play.zargon_ai import zargon_ai_key, zargon_ai_sweep
+from apps.play.selectors import game_state
+from apps.play.services import ZARGON_SEAT, quest_apply_action
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
 from apps.rules.data import display_name, seat_of_hero
@@ -47,6 +45,11 @@ logger = logging.getLogger(__name__)
 
 # A Zargon phase is a few dozen actions; this only stops a runaway loop.
 MAX_SYSTEM_ACTIONS = 1000
+
+
+def system_key(*, kind: str, game_id: int, version: int) -> str:
+    """The idempotency key of the system's action `kind` ("timeout", "ai") at `version`."""
+    return f"{kind}-{game_id}-{version}"
 
 
 # --- texts -------------------------------------------------------------------------------------
@@ -111,7 +114,7 @@ def _game(game_id: int, *, lock: bool = False) -> Game | None:
 
 def _notify_seats_to_move(game: Game, users: dict[int, User], *, reminder: bool) -> int:
     """Tell each player now to move that it is their turn (or remind them); how many were told."""
-    state = _game_state(game)
+    state = game_state(game=game)
     sent = 0
     for seat in rules.seats_to_move(state):
         user = users.get(seat)
@@ -226,9 +229,12 @@ def turns_sweep(*, now: datetime | None = None) -> SweepReport:
         except Exception:  # one broken game must not stop the others' timeouts
             logger.exception("timing out game %s failed", game_id)
             report.failed.append(game_id)
+    # zargon_ai uses this module's system keys: import it here, not at the top (a cycle).
+    from apps.play.zargon_ai import zargon_ai_sweep
+
     try:
         report.ai_played = zargon_ai_sweep(now=now)
-    except Exception:
+    except Exception:  # like a broken game's timeout: the reminders still go out
         logger.exception("playing the stalled solo games' Zargon phases failed")
     for game_id in list(games_due_a_reminder(now=now).values_list("pk", flat=True)):
         try:
@@ -277,7 +283,7 @@ def _system_action(
         action = next_monster_action(state)
         if action is None:
             return None
-        return ZARGON_SEAT, zargon_ai_key(game_id=game.pk, version=game.version), action
+        return ZARGON_SEAT, system_key(kind="ai", game_id=game.pk, version=game.version), action
     hero = state.turn.hero
     if (
         state.phase != "heroes"
@@ -286,7 +292,8 @@ def _system_action(
         or seat_of_hero(state.seats, hero) != seat
     ):
         return None
-    return seat, f"timeout-{game.pk}-{game.version}", rules.EndTurn(hero)
+    key = system_key(kind="timeout", game_id=game.pk, version=game.version)
+    return seat, key, rules.EndTurn(hero)
 
 
 def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
@@ -307,7 +314,7 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
         if room.status != Room.Status.PLAYING or limit is None or game.turn_started + limit >= now:
             return False
         started = game.turn_started
-        state = _game_state(game)
+        state = game_state(game=game)
         seats = rules.seats_to_move(state)
         if len(seats) != 1:
             return False
@@ -318,6 +325,7 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
             if step is None:
                 break
             acting_seat, key, action = step
+            version_before = game.version
             try:
                 quest_apply_action(
                     game_id=game.pk,
@@ -332,11 +340,14 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
                 break
             except PlayError:
                 break
-            applied += 1
             game.refresh_from_db()
+            if game.version == version_before:  # a stored answer, nothing moved: stop here
+                logger.error("game %s: the timeout's %s changed nothing", game.pk, action)
+                break
+            applied += 1
             if game.outcome or game.turn_started != started:
                 break
-            state = _game_state(game)
+            state = game_state(game=game)
         if not applied:
             return False
         _notify_timed_out(game, seat, limit)

@@ -8,14 +8,9 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
-from apps.play.services import (
-    GameNotFound,
-    PlayError,
-    game_launch,
-    game_membership,
-    game_seat_view,
-    lobby_for,
-)
+from apps.play.errors import GameNotFound, PlayError
+from apps.play.selectors import game_membership, game_seat_view, lobby_for
+from apps.play.services import game_launch
 
 
 def home(request: HttpRequest) -> HttpResponse:

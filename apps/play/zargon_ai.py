@@ -23,15 +23,11 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps import rules
+from apps.play.errors import ActionRejected, PlayError, StaleVersion
 from apps.play.models import Game
-from apps.play.services import (
-    ZARGON_SEAT,
-    ActionRejected,
-    PlayError,
-    StaleVersion,
-    _game_state,
-    quest_apply_action,
-)
+from apps.play.selectors import game_state
+from apps.play.services import ZARGON_SEAT, quest_apply_action
+from apps.play.turns import system_key
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
 
@@ -41,11 +37,6 @@ logger = logging.getLogger(__name__)
 MAX_AI_ACTIONS = 1000
 # The sweep restarts the AI of a solo game whose Zargon phase waited this long (a lost task).
 STALLED_AFTER = timedelta(minutes=2)
-
-
-def zargon_ai_key(*, game_id: int, version: int) -> str:
-    """The idempotency key of the AI's action on `version` of a game."""
-    return f"ai-{game_id}-{version}"
 
 
 def _ai_game(game_id: int) -> Game | None:
@@ -73,7 +64,7 @@ def zargon_ai_play(*, game_id: int, pause: float | None = None) -> int:
         game = _ai_game(game_id)
         if game is None:
             break
-        state = _game_state(game)
+        state = game_state(game=game)
         if rules.seats_to_move(state) != [ZARGON_SEAT]:
             break
         action = next_monster_action(state)
@@ -87,7 +78,7 @@ def zargon_ai_play(*, game_id: int, pause: float | None = None) -> int:
                 seat=ZARGON_SEAT,
                 action=rules.action_to_json(action),
                 expected_version=game.version,
-                key=zargon_ai_key(game_id=game.pk, version=game.version),
+                key=system_key(kind="ai", game_id=game.pk, version=game.version),
                 system=True,
             )
         except StaleVersion:

@@ -58,7 +58,7 @@ class Room(models.Model):
 
 
 class Seat(models.Model):
-    """Seat 1 is Zargon; the others share the heroes (rules.md section 1)."""
+    """Seat 1 is Zargon; the others share the heroes (docs/rules.md section 1)."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()

@@ -195,7 +195,7 @@ def room_by_invite(*, code: str) -> Room:
 
 
 def room_heroes_by_seat(*, seat_count: int) -> dict[int, list[str]]:
-    """The heroes each hero seat plays (rules.md 1, from the engine); seat 1 is Zargon, no key.
+    """The heroes each hero seat plays (docs/rules.md 1, from the engine); seat 1 is Zargon, no key.
 
     2 seats {2: BDEW}; 3 {2: BD, 3: EW}; 4 {2: BD, 3: E, 4: W}; 5 one hero each.
     """

@@ -1,6 +1,6 @@
 """The pure HeroQuest rules engine (no Django, no I/O except reading quest files).
 
-Public API (contract: docs/engine-api.md; rules: shared spec rules.md):
+Public API (contract: docs/engine-api.md; rules: docs/rules.md):
 
 - ``load_quest(name_or_path) -> Quest``: "ashen_vault" (apps/rules/quests/ashen_vault.yaml) or a
   path to a YAML quest file; cached per path.
@@ -15,7 +15,7 @@ Public API (contract: docs/engine-api.md; rules: shared spec rules.md):
   JSON dict. Pure: the input state is untouched. Raises ``IllegalAction`` (``.reason`` is
   player-readable and leaks nothing hidden); malformed JSON raises ``BadActionJSON`` (a subclass
   of both ``IllegalAction`` and ``ValueError``). Tests may pass ``dice=[...]`` to force results.
-- ``seat_view(state, seat) -> dict``: exactly what that seat may see (rules.md 13).
+- ``seat_view(state, seat) -> dict``: exactly what that seat may see (docs/rules.md 13).
 - ``event_for_seat(event, seat) -> dict | None``; ``seats_to_move(state) -> list[int]``.
 - ``replay(quest, seats, seed, options, [(seat, action_json), ...]) -> State``.
 - ``State.to_json()`` / ``State.from_json(d, quest=None)`` (the quest is found by slug among
@@ -64,8 +64,8 @@ from .engine import (
 )
 from .events import event_for_seat
 from .quest import Quest
+from .seat_views import seat_view
 from .state import State
-from .views import seat_view
 
 __all__ = [
     "Action",

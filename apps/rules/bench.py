@@ -15,8 +15,8 @@ from collections.abc import Callable
 from .engine import apply, legal_actions, load_quest, seats_to_move
 from .playout import pick, random_playout
 from .quest import Quest
+from .seat_views import seat_view
 from .state import State
-from .views import seat_view
 
 
 def quests_per_second(quest: Quest, count: int) -> tuple[float, dict[str | None, int], int]:

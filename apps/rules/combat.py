@@ -1,4 +1,4 @@
-"""Combat and damage (rules.md 5)."""
+"""Combat and damage (docs/rules.md 5)."""
 
 from __future__ import annotations
 

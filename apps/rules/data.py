@@ -1,5 +1,7 @@
-"""Static game tables: heroes, monsters, spells, equipment and the treasure deck (rules.md 1, 6,
-8, 9, 10)."""
+"""Static game tables: heroes, monsters, spells, equipment and the treasure deck.
+
+From docs/rules.md sections 1, 6, 8, 9 and 10.
+"""
 
 from __future__ import annotations
 
@@ -128,12 +130,12 @@ ARMOUR: dict[str, Armour] = {
 }
 
 TOOL_KIT_PRICE = 250
-# The Wizard may also wear a cloak (rules.md 1); it has no defend value in our tables.
+# The Wizard may also wear a cloak (docs/rules.md 1); it has no defend value in our tables.
 WIZARD_EXTRA_WEARABLE = frozenset({"cloak"})
 
 
 def item_effect(item: str) -> str:
-    """What an armory item does, in a player's words (rules.md section 10)."""
+    """What an armory item does, in a player's words (docs/rules.md section 10)."""
     if item == "tool_kit":
         return "lets a hero disarm traps"
     if item in WEAPONS:
@@ -158,7 +160,7 @@ def item_effect(item: str) -> str:
 
 
 def equipment_problem(hero: str, weapon: str, armour: list[str]) -> str | None:
-    """Why a hero may not wield/wear this equipment (rules.md 10), or None when allowed.
+    """Why a hero may not wield/wear this equipment (docs/rules.md 10), or None when allowed.
     `weapon` "" is a hero with no weapon left (all thrown): allowed."""
     if weapon and weapon not in WEAPONS:
         return f"unknown weapon {weapon!r}"
@@ -176,7 +178,7 @@ def equipment_problem(hero: str, weapon: str, armour: list[str]) -> str | None:
     return None
 
 
-# Treasure deck (rules.md 6): card -> (count, returns to the deck after drawing)
+# Treasure deck (docs/rules.md 6): card -> (count, returns to the deck after drawing)
 TREASURE_CARDS: dict[str, tuple[int, bool]] = {
     "gold_15": (2, False),
     "gold_25": (3, False),
@@ -207,7 +209,7 @@ def display_name(kind: str) -> str:
     return name if name[0].isupper() else "the " + name
 
 
-# Seats (rules.md 1): seat 1 is Zargon; the others hold contiguous blocks of the hero order.
+# Seats (docs/rules.md 1): seat 1 is Zargon; the others hold contiguous blocks of the hero order.
 _SEATING: dict[int, dict[int, tuple[str, ...]]] = {
     2: {2: HERO_ORDER},
     3: {2: ("barbarian", "dwarf"), 3: ("elf", "wizard")},

@@ -1,5 +1,5 @@
 """Per-quest map geometry, computed once per `Quest` object: walls, door edges, neighbours and
-line of sight (rules.md 4).
+line of sight (docs/rules.md 4).
 
 Squares are `(x, y)`; internally an edge between two orthogonal neighbours has an int id so the
 line-of-sight walk only does set lookups on ints.
@@ -165,7 +165,7 @@ class Geometry:
     def line_of_sight(
         self, a: Square, b: Square, open_doors: Collection[int], blockers: Collection[int]
     ) -> bool:
-        """Exact sight test between square centres (rules.md 4).
+        """Exact sight test between square centres (docs/rules.md 4).
 
         `open_doors` are edge ids of open doors; `blockers` are indexes of squares that block
         sight when the line passes through their interior (figures, fallen blocks). The line is

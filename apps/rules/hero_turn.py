@@ -1,4 +1,4 @@
-"""A hero's turn: movement, doors, potions, belongings, attack, escape (rules.md 3, 5, 11).
+"""A hero's turn: movement, doors, potions, belongings, attack, escape (docs/rules.md 3, 5, 11).
 
 Each action has a `check_*` (returns a player-readable reason, or None when legal) run on the
 unchanged state, and a `do_*` that changes the cloned state.
@@ -340,7 +340,7 @@ def do_attack(ctx: Ctx, a: A.Attack) -> None:
     roll_against_monster(ctx, hero_name(h), h.hero, hero_attack_dice(board, h, mode), m, verb)
 
 
-# --- thrown weapons (rules.md 10) -------------------------------------------------------------
+# --- thrown weapons (docs/rules.md 10) ------------------------------------------------------------
 def may_use(h: HeroState, weapon: str) -> bool:
     return h.hero != "wizard" or WEAPONS[weapon].wizard_may_use
 

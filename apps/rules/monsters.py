@@ -1,4 +1,4 @@
-"""Zargon's monster phase (rules.md 9)."""
+"""Zargon's monster phase (docs/rules.md 9)."""
 
 from __future__ import annotations
 

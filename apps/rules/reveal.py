@@ -1,4 +1,4 @@
-"""Revealing areas and assigning public ids (rules.md 4 and 13).
+"""Revealing areas and assigning public ids (docs/rules.md 4 and 13).
 
 Public ids are handed out in the order things become visible to the heroes, so they say
 nothing about what is still hidden.

@@ -1,4 +1,4 @@
-"""Searching for treasure, traps and secret doors; the treasure deck (rules.md 6)."""
+"""Searching for treasure, traps and secret doors; the treasure deck (docs/rules.md 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The twelve spells (rules.md 8)."""
+"""The twelve spells (docs/rules.md 8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Traps: springing, disarming and jumping (rules.md 7)."""
+"""Traps: springing, disarming and jumping (docs/rules.md 7)."""
 
 from __future__ import annotations
 

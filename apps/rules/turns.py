@@ -1,4 +1,4 @@
-"""Round structure, turn passing and the end of the quest (rules.md 2, 3, 9, 11)."""
+"""Round structure, turn passing and the end of the quest (docs/rules.md 2, 3, 9, 11)."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def end_monster_phase(ctx: Ctx) -> None:
 
 
 def check_outcome(ctx: Ctx) -> bool:
-    """Decide the quest if it is over (rules.md 11); True when it is."""
+    """Decide the quest if it is over (docs/rules.md 11); True when it is."""
     s = ctx.s
     if s.outcome is not None:
         return True

@@ -8,10 +8,11 @@ import pytest
 
 from apps import rules
 from apps.accounts.models import User
-from apps.campaigns import services
+from apps.campaigns import errors, selectors, services
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
 from apps.play.models import Game
-from apps.play.services import game_seat_view, quest_apply_action
+from apps.play.selectors import game_seat_view
+from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
 from apps.rules.data import HEROES
 
@@ -86,7 +87,7 @@ def test_a_campaign_room_launches_with_the_sheets(
     assert hero["name"] == barbarian.name
     assert game.options["heroes"]["barbarian"]["gold"] == 77
     assert (
-        services.campaign_hero_options(
+        selectors.campaign_hero_options(
             room=Room.objects.create(
                 name="x", host=campaign.owner, quest=game.room.quest, seat_count=2
             )
@@ -199,12 +200,12 @@ def test_armory_refusals_change_nothing(
     s.gold, s.weapon, s.armour = gold, weapon, armour
     s.save()
 
-    with pytest.raises(services.CampaignError, match=reason):
+    with pytest.raises(errors.CampaignError, match=reason):
         services.armory_buy(sheet=s, item=item, user=owner)
 
     s.refresh_from_db()
     assert (s.gold, s.weapon, s.armour, s.items) == (gold, weapon, armour, [])
-    listed = {i.item: i.problem for i in services.armory_items(sheet=s)}
+    listed = {i.item: i.problem for i in selectors.armory_items(sheet=s)}
     if item in listed:
         assert reason in (listed[item] or "")
 
@@ -216,9 +217,9 @@ def test_the_armory_is_closed_during_a_quest(
     s = sheet(campaign, "dwarf")
     s.gold = 1000
     s.save()
-    with pytest.raises(services.CampaignError, match="on a quest"):
+    with pytest.raises(errors.CampaignError, match="on a quest"):
         services.armory_buy(sheet=s, item="dagger", user=owner)
-    with pytest.raises(services.CampaignError, match="on a quest"):
+    with pytest.raises(errors.CampaignError, match="on a quest"):
         services.gold_give(from_sheet=s, to_sheet=sheet(campaign, "elf"), amount=5)
     assert sheet(campaign, "dwarf").gold == 1000
 
@@ -228,12 +229,12 @@ def test_outsiders_cannot_buy_or_give(campaign: Campaign) -> None:
     s = sheet(campaign, "dwarf")
     s.gold = 500
     s.save()
-    with pytest.raises(services.CampaignNotFound):
+    with pytest.raises(errors.CampaignNotFound):
         services.armory_buy(sheet=s, item="dagger", user=stranger)
-    with pytest.raises(services.CampaignNotFound):
+    with pytest.raises(errors.CampaignNotFound):
         services.gold_give(from_sheet=s, to_sheet=sheet(campaign, "elf"), amount=5, user=stranger)
-    with pytest.raises(services.CampaignNotFound):
-        services.campaign_for_user(campaign_id=campaign.pk, user=stranger)
+    with pytest.raises(errors.CampaignNotFound):
+        selectors.campaign_for_user(campaign_id=campaign.pk, user=stranger)
     assert sheet(campaign, "dwarf").gold == 500
 
 
@@ -243,7 +244,7 @@ def test_a_player_manages_only_their_own_hero(campaign: Campaign) -> None:
     dwarf.owner, dwarf.gold, elf.owner, elf.gold = player, 100, other, 100
     dwarf.save()
     elf.save()
-    with pytest.raises(services.CampaignError, match="Only"):
+    with pytest.raises(errors.CampaignError, match="Only"):
         services.armory_buy(sheet=elf, item="dagger", user=player)
     services.armory_buy(sheet=dwarf, item="dagger", user=player)
     assert sheet(campaign, "dwarf").gold == 75
@@ -257,21 +258,21 @@ def test_gold_give(campaign: Campaign, owner: User) -> None:
     services.gold_give(from_sheet=dwarf, to_sheet=elf, amount=25, user=owner)
 
     assert (sheet(campaign, "dwarf").gold, sheet(campaign, "elf").gold) == (35, 25)
-    with pytest.raises(services.CampaignError, match="only 35"):
+    with pytest.raises(errors.CampaignError, match="only 35"):
         services.gold_give(from_sheet=dwarf, to_sheet=elf, amount=36)
-    with pytest.raises(services.CampaignError):
+    with pytest.raises(errors.CampaignError):
         services.gold_give(from_sheet=dwarf, to_sheet=elf, amount=0)
     other = services.campaign_create(owner=owner, name="Another")
-    with pytest.raises(services.CampaignNotFound):
+    with pytest.raises(errors.CampaignNotFound):
         services.gold_give(from_sheet=dwarf, to_sheet=sheet(other, "elf"), amount=1)
     assert (sheet(campaign, "dwarf").gold, sheet(campaign, "elf").gold) == (35, 25)
 
 
 def test_one_quest_at_a_time(campaign: Campaign, owner: User) -> None:
     services.campaign_room_create(campaign=campaign, host=owner, name="First", seat_count=2)
-    with pytest.raises(services.CampaignError, match="not over yet"):
+    with pytest.raises(errors.CampaignError, match="not over yet"):
         services.campaign_room_create(campaign=campaign, host=owner, name="Second", seat_count=2)
-    with pytest.raises(services.CampaignError, match="owner"):
+    with pytest.raises(errors.CampaignError, match="owner"):
         services.campaign_room_create(
             campaign=campaign, host=make_user(), name="Third", seat_count=2
         )

@@ -10,8 +10,10 @@ import pytest
 from django.db import connection
 
 from apps import rules
+from apps.play.errors import StaleVersion
 from apps.play.models import Game, GameEvent
-from apps.play.services import StaleVersion, game_verify, quest_apply_action
+from apps.play.services import quest_apply_action
+from apps.play.verify import game_verify
 from apps.rules.questfile import parse_quest_text
 
 from .bot import Bot

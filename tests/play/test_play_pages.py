@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 
 from apps.play.models import Game
-from apps.play.services import game_view, quest_apply_action
+from apps.play.selectors import game_view
+from apps.play.services import quest_apply_action
 from apps.rooms.services import room_seat_take
 
 from .conftest import GameMaker, RoomMaker, client_for, make_user

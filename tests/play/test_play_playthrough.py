@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from apps.play.models import Game, GameEvent
-from apps.play.services import game_verify
+from apps.play.verify import game_verify
 
 from .bot import Bot
 from .conftest import GameMaker, client_for, key, post_action

@@ -1,5 +1,5 @@
 """Two ASGI processes sharing PostgreSQL and Redis: an action through process A's HTTP API
-reaches a websocket held by process B (design.md, "Live updates")."""
+reaches a websocket held by process B (docs/design.md, "Live updates")."""
 
 import asyncio
 import json

@@ -6,9 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from apps import rules
-from apps.play.management.commands.verify_quest import Command as VerifyQuest
-from apps.play.models import ActionReceipt, Game, GameEvent
-from apps.play.services import (
+from apps.play.errors import (
     ActionRejected,
     GameNotFound,
     LaunchRefused,
@@ -16,12 +14,12 @@ from apps.play.services import (
     NotHost,
     NotYourTurn,
     StaleVersion,
-    game_events,
-    game_launch,
-    game_verify,
-    game_view,
-    quest_apply_action,
 )
+from apps.play.management.commands.verify_quest import Command as VerifyQuest
+from apps.play.models import ActionReceipt, Game, GameEvent
+from apps.play.selectors import game_events, game_view
+from apps.play.services import game_launch, quest_apply_action
+from apps.play.verify import game_verify
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
 from apps.rules.questfile import parse_quest_text

@@ -18,10 +18,12 @@ from apps import rules
 from apps.accounts.models import User
 from apps.notifications.models import Notification
 from apps.play.models import ActionReceipt, Game, GameEvent
-from apps.play.services import game_launch, game_verify, quest_apply_action
+from apps.play.services import game_launch, quest_apply_action
 from apps.play.tasks import sweep_turns
-from apps.play.turns import game_time_out, turns_sweep
+from apps.play.turns import game_time_out, system_key, turns_sweep
+from apps.play.verify import game_verify
 from apps.rooms.models import Room
+from apps.rules.ai import next_monster_action
 from config.celery import app
 
 from .bot import Bot
@@ -345,6 +347,107 @@ def test_a_timed_out_zargon_phase_is_played_by_the_monster_ai(
     ]
     assert notes(users[2], "your_turn")[-1].title.startswith("Your turn in Friday table: the ")
     assert game_verify(game_id=game.pk).ok
+
+
+# The sweep could use these keys: every kind, for every version a short game reaches.
+SWEEP_KEYS_VERSIONS = range(60)
+
+
+def every_sweep_key(game: Game) -> list[str]:
+    return [
+        system_key(kind=kind, game_id=game.pk, version=version)
+        for version in SWEEP_KEYS_VERSIONS
+        for kind in ("timeout", "ai")
+    ]
+
+
+def test_a_player_cannot_take_the_keys_of_the_timeout(
+    make_room: RoomMaker, django_capture_on_commit_callbacks: Capture, time_machine: Any
+) -> None:
+    game, users = launch(make_room, seats=3, limit=HOUR)  # seat 2: Barbarian and Dwarf
+    # The player on turn, and the one after, send an accepted action under every key the
+    # sweep could use (a setting any seat may change any time).
+    for seat, hero in ((2, "barbarian"), (3, "elf")):
+        for n, key in enumerate(every_sweep_key(game)):
+            game.refresh_from_db()
+            quest_apply_action(
+                game_id=game.pk,
+                seat=seat,
+                action={"type": "set_auto_drink", "hero": hero, "on": n % 2 == 0},
+                expected_version=game.version,
+                key=key,
+            )
+    game.refresh_from_db()
+    version = game.version
+    time_machine.move_to(timezone.now() + 2 * HOUR)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        first = turns_sweep()
+        second = turns_sweep()
+
+    assert (first.timed_out, second.timed_out) == ([game.pk], [])
+    ended = [a.payload["action"] for a in system_actions(game)]
+    assert ended == [
+        {"type": "end_turn", "hero": "barbarian"},
+        {"type": "end_turn", "hero": "dwarf"},
+    ]
+    assert rules.seats_to_move(state_of(game)) == [3]
+    assert game.version == version + 2
+    assert len(notes(users[2], "timeout")) == 1
+    assert notes(users[3], "timeout") == []
+    assert game_verify(game_id=game.pk).ok
+
+
+def test_zargon_cannot_take_the_keys_of_the_monster_ai(
+    make_room: RoomMaker, django_capture_on_commit_callbacks: Capture, time_machine: Any
+) -> None:
+    game, users = launch(make_room, seats=2, limit=24 * HOUR)
+    play_until_zargon_commands_monsters(game)
+    # Zargon plays the first moves of the phase under the keys the AI would use next.
+    for _ in range(2):
+        game.refresh_from_db()
+        action = next_monster_action(state_of(game))
+        assert action is not None and action.type != "end_phase"
+        quest_apply_action(
+            game_id=game.pk,
+            seat=1,
+            action=rules.action_to_json(action),
+            expected_version=game.version,
+            key=system_key(kind="ai", game_id=game.pk, version=game.version + 1),
+        )
+    time_machine.move_to(timezone.now() + 25 * HOUR)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turns_sweep().timed_out == [game.pk]
+        assert turns_sweep().timed_out == []
+
+    after = state_of(game)
+    assert after.phase == "heroes"
+    assert system_actions(game)[-1].payload["action"] == {"type": "end_phase"}
+    assert len(notes(users[1], "timeout")) == 1
+    assert game_verify(game_id=game.pk).ok
+
+
+def test_a_timeout_that_moves_nothing_notifies_no_one(
+    make_room: RoomMaker, time_machine: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, users = launch(make_room, limit=HOUR)
+    time_machine.move_to(timezone.now() + 2 * HOUR)
+    # Whatever the cause (here the action service answering from a stored receipt), a timeout
+    # that moved nothing reports nothing, notifies no one and stops at once.
+    calls: list[str] = []
+
+    def answers_without_applying(**kwargs: Any) -> dict[str, Any]:
+        calls.append(kwargs["key"])
+        return {"version": kwargs["expected_version"], "seat": kwargs["seat"], "entries": []}
+
+    monkeypatch.setattr("apps.play.turns.quest_apply_action", answers_without_applying)
+
+    assert turns_sweep().timed_out == []
+    assert len(calls) == 1
+    assert notes(users[2], "timeout") == []
+    game.refresh_from_db()
+    assert game.version == 0
 
 
 # --- the room form and the schedule ------------------------------------------------------------

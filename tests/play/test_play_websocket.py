@@ -13,7 +13,8 @@ from django.test import Client
 
 from apps.accounts.models import User
 from apps.play.models import Game
-from apps.play.services import game_group, game_view, quest_apply_action
+from apps.play.selectors import game_view
+from apps.play.services import game_group, quest_apply_action
 from config.asgi import application
 from config.routing import websocket_urlpatterns
 

@@ -20,8 +20,9 @@ from django.utils import timezone
 from apps import rules
 from apps.accounts.models import User
 from apps.play.models import Game, GameEvent
-from apps.play.services import game_group, game_launch, game_verify
+from apps.play.services import game_group, game_launch
 from apps.play.turns import turns_sweep
+from apps.play.verify import game_verify
 from apps.play.zargon_ai import zargon_ai_play
 from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms

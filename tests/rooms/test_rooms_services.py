@@ -199,7 +199,7 @@ def test_playing_room_is_visible_to_members_only(room: Room, alice: User, host: 
     assert not services.room_visible_to(room=room, user=outsider)
 
 
-# heroes by seat (rules.md section 1)
+# heroes by seat (docs/rules.md section 1)
 
 
 @pytest.mark.parametrize(

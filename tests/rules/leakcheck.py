@@ -1,4 +1,4 @@
-"""Checks that a hero seat's view and events hold nothing it may not see (rules.md 13)."""
+"""Checks that a hero seat's view and events hold nothing it may not see (docs/rules.md 13)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
-"""rules.md section 10: the armory's items, prices and what each does."""
+"""docs/rules.md section 10: the armory's items, prices and what each does."""
 
 import pytest
 
 from apps.rules.data import ARMOUR, TOOL_KIT_PRICE, WEAPONS, item_effect
 
-# Item, price, effect as a player reads it: the rules.md section 10 table.
+# Item, price, effect as a player reads it: the docs/rules.md section 10 table.
 ARMORY_TABLE = [
     ("dagger", 25, "1 attack die; may be thrown"),
     ("staff", 100, "1 attack die; attacks diagonally; two-handed"),

@@ -1,4 +1,4 @@
-"""rules.md section 11: ending a quest."""
+"""docs/rules.md section 11: ending a quest."""
 
 import pytest
 

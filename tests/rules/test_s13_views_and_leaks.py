@@ -1,4 +1,4 @@
-"""rules.md section 13: what each seat may see. Also random-playout leak checks."""
+"""docs/rules.md section 13: what each seat may see. Also random-playout leak checks."""
 
 import random
 from typing import Any

@@ -1,4 +1,4 @@
-"""rules.md section 1: seats and heroes."""
+"""docs/rules.md section 1: seats and heroes."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""rules.md section 2: round structure and turn passing."""
+"""docs/rules.md section 2: round structure and turn passing."""
 
 from apps.rules import EndPhase, EndTurn, seats_to_move
 

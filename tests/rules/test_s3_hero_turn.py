@@ -1,4 +1,4 @@
-"""rules.md section 3: a hero's turn (movement, doors, one main action, potions, end turn)."""
+"""docs/rules.md section 3: a hero's turn (movement, doors, one main action, potions, end turn)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""rules.md section 4: areas, line of sight and revealing."""
+"""docs/rules.md section 4: areas, line of sight and revealing."""
 
 from dataclasses import replace
 

@@ -1,4 +1,4 @@
-"""rules.md section 5 (combat) and the weapons of section 10."""
+"""docs/rules.md section 5 (combat) and the weapons of section 10."""
 
 import pytest
 
@@ -226,7 +226,7 @@ def test_defeated_monsters_leave_the_board_and_the_view():
     assert act(s, 2, EndTurn("barbarian")).state.phase in ("heroes", "monsters")
 
 
-# --- thrown weapons (rules.md 10): dagger, spear and handaxe --------------------------------------
+# --- thrown weapons (docs/rules.md 10): dagger, spear and handaxe ---------------------------------
 def thrower(hero="wizard", monster_at=(5, 1), hero_at=(0, 1), kind="orc", **options):
     s = start(build_quest(ROOM, monsters=[(kind, monster_at)]), **options)
     positions = {"barbarian": None, "dwarf": None, "elf": None, "wizard": None, hero: hero_at}

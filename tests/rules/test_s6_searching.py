@@ -1,4 +1,4 @@
-"""rules.md section 6: searching and the treasure deck."""
+"""docs/rules.md section 6: searching and the treasure deck."""
 
 from collections import Counter
 

@@ -1,4 +1,4 @@
-"""rules.md section 7: traps."""
+"""docs/rules.md section 7: traps."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""rules.md section 8: spells."""
+"""docs/rules.md section 8: spells."""
 
 import pytest
 

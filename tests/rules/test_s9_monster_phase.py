@@ -1,4 +1,4 @@
-"""rules.md section 9: monsters and Zargon's phase."""
+"""docs/rules.md section 9: monsters and Zargon's phase."""
 
 import pytest
 

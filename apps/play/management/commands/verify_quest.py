@@ -4,7 +4,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from apps.play.services import GameNotFound, game_verify
+from apps.play.errors import GameNotFound
+from apps.play.verify import game_verify
 
 
 class Command(BaseCommand):

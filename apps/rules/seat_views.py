@@ -1,4 +1,4 @@
-"""What each seat may see (rules.md 13): `seat_view`.
+"""What each seat may see (docs/rules.md 13): `seat_view`.
 
 Hero seats get only revealed areas, revealed monsters, detected traps and found doors, public
 ids only, and private hero fields for their own heroes. Zargon sees everything except heroes'

@@ -1,45 +1,16 @@
-"""Quest files: reading and validating the YAML files that describe a quest.
-
-The format is documented for quest authors in `docs/quest-format.md`. In short, a quest file is a
-YAML mapping with a `map:` block (one character per square, one line per row, north to south),
-an `areas:` table naming every character used in the map, and lists of doors, furniture, traps
-and monsters placed on `[x, y]` squares (x from 0 west to east, y from 0 north to south).
-
-- `parse_quest_file(path) -> Quest` reads a file and raises `QuestFileError` listing every problem.
-- `validate_quest_file(path) -> list[str]` returns every problem (an empty list: the file is fine).
-- `parse_quest_text(text, name)` / `validate_quest_text(text, name)` do the same for text held
-  elsewhere (e.g. an admin's edit in the database); `name` is used in the messages.
-- `python -m apps.rules.questfile PATH...` prints OK or the problems (exit code 0 or 1).
-
-Every problem names the file, the line and the field, e.g.
-`ashen_vault.yaml line 42, doors[3].between: squares (4, 2) and (6, 2) are not adjacent`.
-List indexes in field names count from 0.
-
-Pure Python (PyYAML and pydantic); no Django.
-"""
+"""The checker: every problem of a quest file, with its line and field, then the engine's Quest."""
 
 from __future__ import annotations
 
 import re
-import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 import yaml
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    TypeAdapter,
-    ValidationError,
-)
+from pydantic import TypeAdapter, ValidationError
 
 from apps.rules.quest import (
     Area,
@@ -52,269 +23,36 @@ from apps.rules.quest import (
     TrapDef,
     TrapKind,
 )
-
-__all__ = [
-    "FURNITURE_KINDS",
-    "MAP_LEGEND",
-    "MAX_HEIGHT",
-    "MAX_WIDTH",
-    "MONSTER_KINDS",
-    "QUESTS_DIR",
-    "TRAP_KINDS",
-    "QuestFileError",
-    "main",
-    "parse_quest_file",
-    "parse_quest_text",
-    "quest_path",
-    "render_map",
-    "validate_quest_file",
-    "validate_quest_text",
-]
-
-QUESTS_DIR = Path(__file__).resolve().with_name("quests")
-MAX_WIDTH = 26
-MAX_HEIGHT = 19
-ROCK_CHARS = frozenset("#.")
-HERO_NAMES = ("barbarian", "dwarf", "elf", "wizard")
-MONSTER_KINDS = (
-    "goblin",
-    "orc",
-    "abomination",
-    "skeleton",
-    "zombie",
-    "mummy",
-    "dread_warrior",
-    "gargoyle",
-    "dread_warden",
+from apps.rules.questfile.locate import Loc, Locator, field_name, shown, sq
+from apps.rules.questfile.schema import (
+    EXAMPLES,
+    FURNITURE_KINDS,
+    HERO_NAMES,
+    ID_RE,
+    MAX_HEIGHT,
+    MAX_WIDTH,
+    MONSTER_KINDS,
+    NONNEG,
+    ROCK_CHARS,
+    SLUG_RE,
+    SQUARE,
+    STR,
+    TEXT,
+    TOP_KEYS,
+    TRAP_KINDS,
+    AreaSpec,
+    DoorSpec,
+    FurnitureSpec,
+    HeroesSpec,
+    MonsterSpec,
+    QuestFileError,
+    Spec,
+    TrapSpec,
+    TreasureSpec,
 )
-TRAP_KINDS = ("pit", "falling_block", "spear", "chest")
-SQUARE_TRAP_KINDS = ("pit", "falling_block", "spear")
-FURNITURE_KINDS = (
-    "alchemist_bench",
-    "bookcase",
-    "chest",
-    "cupboard",
-    "fireplace",
-    "rack",
-    "sorcerer_table",
-    "table",
-    "throne",
-    "tomb",
-    "weapons_rack",
-)
-ID_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-SLUG_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
-Loc = tuple[str | int, ...]
 T = TypeVar("T")
-M = TypeVar("M", bound="_Spec")
-
-
-class QuestFileError(Exception):
-    """A quest file cannot be used; `problems` lists every problem found, one per string."""
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        self.problems: list[str] = list(problems)
-        super().__init__("\n".join(self.problems))
-
-
-# --------------------------------------------------------------------------------------------
-# Schema (pydantic): the shape of each entry. Meaning is checked afterwards by `_Checker`.
-# --------------------------------------------------------------------------------------------
-
-
-def _square(value: Any) -> Any:
-    if (
-        isinstance(value, list | tuple)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        return (value[0], value[1])
-    raise ValueError(f"a square is written [x, y] with two whole numbers, got {_show(value)}")
-
-
-def _square_pair(value: Any) -> Any:
-    if isinstance(value, list | tuple) and len(value) == 2:
-        return value
-    raise ValueError(f"write the two squares as [[x, y], [x, y]], got {_show(value)}")
-
-
-def _area_ref(value: Any) -> Any:
-    # YAML reads a bare digit (`area: 3`) as a number; area keys are map characters.
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 9:
-        return str(value)
-    return value
-
-
-SquareIn = Annotated[tuple[int, int], BeforeValidator(_square)]
-NonNegInt = Annotated[StrictInt, Field(ge=0)]
-Text = Annotated[StrictStr, Field(min_length=1)]
-
-
-class _Spec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class AreaSpec(_Spec):
-    kind: Literal["room", "passage"]
-    name: Text
-    entrance: StrictBool = False
-
-
-class DoorSpec(_Spec):
-    id: StrictStr
-    between: Annotated[tuple[SquareIn, SquareIn], BeforeValidator(_square_pair)]
-    secret: StrictBool = False
-
-
-class FurnitureSpec(_Spec):
-    id: StrictStr
-    kind: StrictStr
-    squares: Annotated[list[SquareIn], Field(min_length=1)]
-
-
-class TrapSpec(_Spec):
-    id: StrictStr
-    kind: StrictStr
-    at: SquareIn | None = None
-    furniture: StrictStr | None = None
-    damage: StrictInt | None = None
-
-
-class MonsterSpec(_Spec):
-    id: StrictStr
-    kind: StrictStr
-    at: SquareIn
-
-
-class TreasureSpec(_Spec):
-    area: Annotated[StrictStr, BeforeValidator(_area_ref)]
-    name: Text
-    text: Text
-    gold: NonNegInt = 0
-    potions: NonNegInt = 0
-
-
-class HeroesSpec(_Spec):
-    barbarian: SquareIn
-    dwarf: SquareIn
-    elf: SquareIn
-    wizard: SquareIn
-
-
-_EXAMPLES: dict[str, str] = {
-    "AreaSpec": "{kind: room, name: Guard Room}",
-    "DoorSpec": "{id: door_1, between: [[4, 2], [5, 2]]}",
-    "FurnitureSpec": "{id: table_1, kind: table, squares: [[3, 4], [4, 4]]}",
-    "TrapSpec": "{id: pit_1, kind: pit, at: [6, 2]}",
-    "MonsterSpec": "{id: orc_1, kind: orc, at: [7, 3]}",
-    "TreasureSpec": "{area: K, name: ..., text: ..., gold: 100}",
-    "HeroesSpec": "{barbarian: [1, 1], dwarf: [2, 1], elf: [1, 2], wizard: [2, 2]}",
-}
-
-# Top-level keys -> required? Lists are validated entry by entry.
-_TOP_KEYS: dict[str, bool] = {
-    "name": True,
-    "slug": True,
-    "parchment": True,
-    "notes": True,
-    "wandering_monster": True,
-    "villain": True,
-    "reward_gold": False,
-    "map": True,
-    "areas": True,
-    "stairway": True,
-    "heroes": True,
-    "doors": False,
-    "blocked": False,
-    "furniture": False,
-    "traps": False,
-    "monsters": True,
-    "special_treasures": False,
-}
-
-_TEXT = TypeAdapter(Text)
-_STR = TypeAdapter(StrictStr)
-_NONNEG = TypeAdapter(NonNegInt)
-_SQUARE = TypeAdapter(SquareIn)
-
-
-# --------------------------------------------------------------------------------------------
-# Finding line numbers
-# --------------------------------------------------------------------------------------------
-
-
-class _Locator:
-    """Maps a field location (e.g. `("doors", 3, "between")`) to a line in the YAML source."""
-
-    def __init__(self, root: yaml.Node | None) -> None:
-        self.root = root
-
-    def node(self, loc: Loc) -> yaml.Node | None:
-        node = self.root
-        for step in loc:
-            node = _child(node, step)[1] if node is not None else None
-        return node
-
-    def line(self, loc: Loc) -> int | None:
-        node = self.root
-        if node is None:
-            return None
-        line = node.start_mark.line + 1
-        for step in loc:
-            key, child = _child(node, step)
-            if child is None:
-                break
-            line = (key if key is not None else child).start_mark.line + 1
-            node = child
-        return line
-
-
-def _child(node: yaml.Node, step: str | int) -> tuple[yaml.Node | None, yaml.Node | None]:
-    """The (key node, value node) one step below `node`, or (None, None)."""
-    if isinstance(node, yaml.MappingNode):
-        found: tuple[yaml.Node | None, yaml.Node | None] = (None, None)
-        for key, value in node.value:
-            if isinstance(key, yaml.ScalarNode) and key.value == str(step):
-                found = (key, value)  # the last duplicate wins, as in PyYAML
-        return found
-    if (
-        isinstance(node, yaml.SequenceNode)
-        and isinstance(step, int)
-        and 0 <= step < len(node.value)
-    ):
-        return None, node.value[step]
-    return None, None
-
-
-def _field_name(loc: Loc) -> str:
-    out = ""
-    for step in loc:
-        if isinstance(step, int):
-            out += f"[{step}]"
-        else:
-            out += f".{step}" if out else str(step)
-    return out
-
-
-def _show(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, bool | int | float):
-        return str(value).lower() if isinstance(value, bool) else str(value)
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _sq(square: Square) -> str:
-    return f"({square[0]}, {square[1]})"
-
-
-# --------------------------------------------------------------------------------------------
-# The checker
-# --------------------------------------------------------------------------------------------
+M = TypeVar("M", bound=Spec)
 
 
 @dataclass(frozen=True)
@@ -333,10 +71,10 @@ class _Item(Generic[T]):
     spec: T
 
 
-class _Checker:
+class Checker:
     def __init__(self, filename: str, root: yaml.Node | None, data: Any) -> None:
         self.filename = filename
-        self.locator = _Locator(root)
+        self.locator = Locator(root)
         self.data = data
         self.problems: list[_Problem] = []
         # Filled in as the checks go; None/empty when the part itself is broken.
@@ -369,7 +107,7 @@ class _Checker:
     def error(self, loc: Loc, message: str, line: int | None = None) -> None:
         if line is None:
             line = self.locator.line(loc)
-        self.problems.append(_Problem(line, _field_name(loc), message))
+        self.problems.append(_Problem(line, field_name(loc), message))
 
     def formatted(self) -> list[str]:
         indexed = sorted(
@@ -407,15 +145,15 @@ class _Checker:
         kind = err["type"]
         if kind == "extra_forbidden":
             hint = f" (allowed: {', '.join(allowed)})" if allowed else ""
-            self.error(loc, f"unknown key {_show(loc[-1])}{hint}")
+            self.error(loc, f"unknown key {shown(loc[-1])}{hint}")
             return
         if kind == "missing":
             self.error(loc, "is required but missing", line=self.locator.line(loc[:-1]))
             return
         if kind == "model_type":
-            example = _EXAMPLES.get(str(err.get("ctx", {}).get("class_name")), "")
+            example = EXAMPLES.get(str(err.get("ctx", {}).get("class_name")), "")
             hint = f" like {example}" if example else ""
-            self.error(loc, f"should be a mapping{hint}, got {_show(err['input'])}")
+            self.error(loc, f"should be a mapping{hint}, got {shown(err['input'])}")
             return
         msg = str(err["msg"])
         if msg.startswith("Value error, "):
@@ -428,7 +166,7 @@ class _Checker:
         else:
             msg = msg[:1].lower() + msg[1:]
         if isinstance(err.get("input"), str | int | float | bool) or err.get("input") is None:
-            msg += f", got {_show(err.get('input'))}"
+            msg += f", got {shown(err.get('input'))}"
         self.error(loc, msg)
 
     # -- the whole file ----------------------------------------------------------------------
@@ -438,15 +176,15 @@ class _Checker:
             self.error(
                 (),
                 "a quest file must be a mapping of keys (name:, map:, areas:, ...), "
-                f"got {_show(self.data)}",
+                f"got {shown(self.data)}",
             )
             return
         for key in self.data:
-            if key not in _TOP_KEYS:
+            if key not in TOP_KEYS:
                 self.error(
-                    (str(key),), f"unknown key {_show(key)} (allowed: {', '.join(_TOP_KEYS)})"
+                    (str(key),), f"unknown key {shown(key)} (allowed: {', '.join(TOP_KEYS)})"
                 )
-        for key, required in _TOP_KEYS.items():
+        for key, required in TOP_KEYS.items():
             if required and key not in self.data:
                 self.error((), f"required key {key!r} is missing")
         self._check_scalars()
@@ -469,7 +207,7 @@ class _Checker:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.error((key,), f"should be a list (one '- ...' line per entry), got {_show(value)}")
+            self.error((key,), f"should be a list (one '- ...' line per entry), got {shown(value)}")
             return []
         return [(i, (key, i), entry) for i, entry in enumerate(value)]
 
@@ -484,8 +222,8 @@ class _Checker:
     def _check_scalars(self) -> None:
         for key in ("name", "parchment", "notes"):
             if key in self.data:
-                self.scalars[key] = self.validate(_TEXT, self.data[key], (key,))
-        slug = self.validate(_STR, self.data["slug"], ("slug",)) if "slug" in self.data else None
+                self.scalars[key] = self.validate(TEXT, self.data[key], (key,))
+        slug = self.validate(STR, self.data["slug"], ("slug",)) if "slug" in self.data else None
         if slug is not None and not SLUG_RE.match(slug):
             self.error(
                 ("slug",),
@@ -493,18 +231,18 @@ class _Checker:
             )
         self.scalars["slug"] = slug
         self.scalars["reward_gold"] = (
-            self.validate(_NONNEG, self.data["reward_gold"], ("reward_gold",))
+            self.validate(NONNEG, self.data["reward_gold"], ("reward_gold",))
             if "reward_gold" in self.data
             else 0
         )
         wandering = None
         if "wandering_monster" in self.data:
-            wandering = self.validate(_STR, self.data["wandering_monster"], ("wandering_monster",))
+            wandering = self.validate(STR, self.data["wandering_monster"], ("wandering_monster",))
             if wandering is not None and wandering not in MONSTER_KINDS:
                 self.error(("wandering_monster",), self._unknown_monster(wandering))
         self.scalars["wandering_monster"] = wandering
         if "villain" in self.data:
-            self.scalars["villain"] = self.validate(_STR, self.data["villain"], ("villain",))
+            self.scalars["villain"] = self.validate(STR, self.data["villain"], ("villain",))
 
     @staticmethod
     def _unknown_monster(kind: str) -> str:
@@ -516,7 +254,7 @@ class _Checker:
         if "map" not in self.data:
             return
         loc: Loc = ("map",)
-        text = self.validate(_STR, self.data["map"], loc)
+        text = self.validate(STR, self.data["map"], loc)
         if text is None:
             return
         node = self.locator.node(loc)
@@ -582,7 +320,7 @@ class _Checker:
         if raw is None:
             return
         if not isinstance(raw, dict):
-            self.error(("areas",), f"should be a mapping of map characters, got {_show(raw)}")
+            self.error(("areas",), f"should be a mapping of map characters, got {shown(raw)}")
             return
         self.declared_areas = {k if isinstance(k, str) else str(k) for k in raw}
         for key, value in raw.items():
@@ -620,7 +358,7 @@ class _Checker:
                 first = min(squares, key=lambda s: (s[1], s[0]))
                 self.error(
                     ("map",),
-                    f"square {_sq(first)} uses {char!r}, which is not declared under areas",
+                    f"square {sq(first)} uses {char!r}, which is not declared under areas",
                     line=self._row_line(first[1]),
                 )
         for char in self.areas:
@@ -631,7 +369,7 @@ class _Checker:
                 continue
             parts = _components(squares)
             if len(parts) > 1:
-                where = "; ".join(_sq(min(p, key=lambda s: (s[1], s[0]))) for p in parts)
+                where = "; ".join(sq(min(p, key=lambda s: (s[1], s[0]))) for p in parts)
                 self.error(
                     ("areas", char),
                     f"area {char!r} is split into {len(parts)} separate parts "
@@ -655,19 +393,19 @@ class _Checker:
         if square not in self.grid:
             self.error(
                 loc,
-                f"square {_sq(square)} is outside the map (x 0-{self.width - 1}, "
+                f"square {sq(square)} is outside the map (x 0-{self.width - 1}, "
                 f"y 0-{self.height - 1})",
             )
             return False
         if self.grid[square] is None:
-            self.error(loc, f"square {_sq(square)} is solid rock, not a playable square")
+            self.error(loc, f"square {sq(square)} is solid rock, not a playable square")
             return False
         return True
 
     def _squares_list(self, key: str) -> list[tuple[Loc, Square]]:
         out: list[tuple[Loc, Square]] = []
         for _, loc, entry in self._list(key):
-            square = self.validate(_SQUARE, entry, loc)
+            square = self.validate(SQUARE, entry, loc)
             if square is not None:
                 out.append((loc, square))
         return out
@@ -682,7 +420,7 @@ class _Checker:
             return
         for loc, square in self._squares_list("stairway"):
             if square in self.stairway:
-                self.error(loc, f"square {_sq(square)} is listed twice")
+                self.error(loc, f"square {sq(square)} is listed twice")
                 continue
             if not self._playable(loc, square):
                 continue
@@ -690,16 +428,16 @@ class _Checker:
             if self.entrance is not None and self._area_of(square) != self.entrance:
                 self.error(
                     loc,
-                    f"stairway square {_sq(square)} is not in the entrance room {self.entrance!r}",
+                    f"stairway square {sq(square)} is not in the entrance room {self.entrance!r}",
                 )
 
     def _check_blocked(self) -> None:
         for loc, square in self._squares_list("blocked"):
             if square in self.blocked:
-                self.error(loc, f"square {_sq(square)} is listed twice")
+                self.error(loc, f"square {sq(square)} is listed twice")
             elif self._playable(loc, square):
                 if square in self.stairway:
-                    self.error(loc, f"square {_sq(square)} is a stairway square")
+                    self.error(loc, f"square {sq(square)} is a stairway square")
                 self.blocked.add(square)
 
     def _claim_id(self, loc: Loc, ident: str) -> None:
@@ -713,7 +451,7 @@ class _Checker:
             line = self.locator.line(other)
             self.error(
                 id_loc,
-                f"id {ident!r} is already used by {_field_name(other)}"
+                f"id {ident!r} is already used by {field_name(other)}"
                 + (f" (line {line})" if line else ""),
             )
         else:
@@ -732,19 +470,19 @@ class _Checker:
             sq_loc: Loc = (*loc, "squares")
             for j, square in enumerate(spec.squares):
                 if square in squares:
-                    self.error((*sq_loc, j), f"square {_sq(square)} is listed twice")
+                    self.error((*sq_loc, j), f"square {sq(square)} is listed twice")
                     continue
                 if not self._playable((*sq_loc, j), square):
                     continue
                 squares.add(square)
                 if square in self.blocked:
-                    self.error((*sq_loc, j), f"square {_sq(square)} is a blocked square")
+                    self.error((*sq_loc, j), f"square {sq(square)} is a blocked square")
                 elif square in self.stairway:
-                    self.error((*sq_loc, j), f"square {_sq(square)} is a stairway square")
+                    self.error((*sq_loc, j), f"square {sq(square)} is a stairway square")
                 elif square in self.furniture_at:
                     self.error(
                         (*sq_loc, j),
-                        f"square {_sq(square)} already holds {self.furniture_at[square]!r}",
+                        f"square {sq(square)} already holds {self.furniture_at[square]!r}",
                     )
                 else:
                     self.furniture_at[square] = spec.id
@@ -773,7 +511,7 @@ class _Checker:
             if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
                 self.error(
                     b_loc,
-                    f"squares {_sq(a)} and {_sq(b)} are not adjacent "
+                    f"squares {sq(a)} and {sq(b)} are not adjacent "
                     "(a door sits on the edge between two squares side by side)",
                 )
                 continue
@@ -781,7 +519,7 @@ class _Checker:
             if area_a == area_b:
                 self.error(
                     b_loc,
-                    f"squares {_sq(a)} and {_sq(b)} are both in area {area_a!r}; "
+                    f"squares {sq(a)} and {sq(b)} are both in area {area_a!r}; "
                     "a door must join two different areas",
                 )
                 continue
@@ -789,21 +527,21 @@ class _Checker:
             if len(known) == 2 and known[0].kind == known[1].kind == "passage":
                 self.error(
                     b_loc,
-                    f"squares {_sq(a)} and {_sq(b)} are both passage squares, which are "
+                    f"squares {sq(a)} and {sq(b)} are both passage squares, which are "
                     "already open to each other; a door needs a room on one side",
                 )
                 continue
             edge = frozenset((a, b))
             if edge in self.door_edges:
-                self.error(b_loc, f"there is already a door between {_sq(a)} and {_sq(b)}")
+                self.error(b_loc, f"there is already a door between {sq(a)} and {sq(b)}")
                 continue
             for k, square in enumerate((a, b)):
                 if square in self.blocked:
-                    self.error((*b_loc, k), f"square {_sq(square)} is blocked; the door is useless")
+                    self.error((*b_loc, k), f"square {sq(square)} is blocked; the door is useless")
                 elif square in self.furniture_at:
                     self.error(
                         (*b_loc, k),
-                        f"square {_sq(square)} holds {self.furniture_at[square]!r}; "
+                        f"square {sq(square)} holds {self.furniture_at[square]!r}; "
                         "the door is useless",
                     )
             self.door_edges.add(edge)
@@ -868,7 +606,7 @@ class _Checker:
                 continue
             clash = self._occupant(spec.at, traps=True)
             if clash:
-                self.error(at_loc, f"square {_sq(spec.at)} {clash}")
+                self.error(at_loc, f"square {sq(spec.at)} {clash}")
                 continue
             self.trap_at[spec.at] = spec.id
             self.traps.append(item)
@@ -899,7 +637,7 @@ class _Checker:
             if clash is None and spec.at in monster_at:
                 clash = f"already holds monster {monster_at[spec.at]!r}"
             if clash:
-                self.error(at_loc, f"square {_sq(spec.at)} {clash}")
+                self.error(at_loc, f"square {sq(spec.at)} {clash}")
                 continue
             monster_at[spec.at] = spec.id
             self.monsters.append(item)
@@ -940,7 +678,7 @@ class _Checker:
             elif square in monster_squares:
                 problem = f"holds monster {monster_squares[square]!r}"
             if problem:
-                self.error(loc, f"start square {_sq(square)} {problem}")
+                self.error(loc, f"start square {sq(square)} {problem}")
                 ok = False
             seen.setdefault(square, hero)
         if ok:
@@ -965,7 +703,7 @@ class _Checker:
                 self.error(
                     area_loc,
                     f"area {spec.area!r} already has a special treasure "
-                    f"({_field_name(seen[spec.area])})",
+                    f"({field_name(seen[spec.area])})",
                 )
                 continue
             seen[spec.area] = loc
@@ -991,7 +729,7 @@ class _Checker:
             if m.spec.id == villain and m.spec.at not in reached:
                 self.error(
                     ("villain",),
-                    f"the villain {villain!r} at {_sq(m.spec.at)} cannot be reached from the "
+                    f"the villain {villain!r} at {sq(m.spec.at)} cannot be reached from the "
                     "stairway (through doors, secret doors and passages); the quest cannot be won",
                 )
         for char, spec in self.areas.items():
@@ -1110,7 +848,7 @@ def _components(squares: set[Square]) -> list[set[Square]]:
     return parts
 
 
-def _duplicate_keys(node: yaml.Node | None, loc: Loc, checker: _Checker) -> None:
+def duplicate_keys(node: yaml.Node | None, loc: Loc, checker: Checker) -> None:
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for key, value in node.value:
@@ -1122,94 +860,22 @@ def _duplicate_keys(node: yaml.Node | None, loc: Loc, checker: _Checker) -> None
                     line=key.start_mark.line + 1,
                 )
             seen.add(name)
-            _duplicate_keys(value, (*loc, name), checker)
+            duplicate_keys(value, (*loc, name), checker)
     elif isinstance(node, yaml.SequenceNode):
         for i, value in enumerate(node.value):
-            _duplicate_keys(value, (*loc, i), checker)
+            duplicate_keys(value, (*loc, i), checker)
 
 
-_MONSTER_MARKS = {
-    "goblin": "g",
-    "orc": "o",
-    "abomination": "a",
-    "skeleton": "s",
-    "zombie": "z",
-    "mummy": "m",
-    "dread_warrior": "w",
-    "gargoyle": "G",
-    "dread_warden": "W",
-}
-MAP_LEGEND = (
-    "| - wall   D door   S secret door   ^ stairway   @ hero start   = furniture   "
-    "% blocked   ! trap   monsters: " + ", ".join(f"{m} {k}" for k, m in _MONSTER_MARKS.items())
-)
-
-
-def render_map(quest: Quest) -> str:
-    """An ASCII plan of the quest for authors: walls, doors, furniture, traps and monsters."""
-    doors = {frozenset((d.a, d.b)): "S" if d.secret else "D" for d in quest.doors}
-    marks: dict[Square, str] = {}
-    for sq in quest.stairway:
-        marks[sq] = "^"
-    for sq in quest.hero_starts.values():
-        marks[sq] = "@"
-    for f in quest.furniture:
-        for sq in f.squares:
-            marks[sq] = "="
-    for sq in quest.blocked:
-        marks[sq] = "%"
-    for t in quest.traps:
-        if t.square is not None:
-            marks[t.square] = "!"
-    for m in quest.monsters:
-        marks[m.square] = _MONSTER_MARKS.get(m.kind, "?")
-
-    def edge(a: Square, b: Square, wall: str) -> str:
-        ca, cb = quest.square_area.get(a), quest.square_area.get(b)
-        if ca is None and cb is None:
-            return "#"
-        if ca is None or cb is None:
-            return wall
-        if ca == cb or (quest.areas[ca].kind == quest.areas[cb].kind == "passage"):
-            return " "
-        return doors.get(frozenset((a, b)), wall)
-
-    lines: list[str] = []
-    for y in range(quest.height + 1):
-        line = ""
-        for x in range(quest.width + 1):
-            around = [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
-            line += "+" if any(s in quest.square_area for s in around) else "#"
-            if x < quest.width:
-                line += edge((x, y - 1), (x, y), "-")
-        lines.append(line)
-        if y == quest.height:
-            break
-        line = ""
-        for x in range(quest.width + 1):
-            line += edge((x - 1, y), (x, y), "|")
-            if x < quest.width:
-                sq = (x, y)
-                line += marks.get(sq, ".") if sq in quest.square_area else "#"
-        lines.append(line)
-    return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------------------------
-# Public functions
-# --------------------------------------------------------------------------------------------
-
-
-def _check_file(path: str | Path) -> tuple[list[str], _Checker | None]:
+def check_file(path: str | Path) -> tuple[list[str], Checker | None]:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return [f"{path.name}: cannot read the file ({exc})"], None
-    return _check_text(text, path.name)
+    return check_text(text, path.name)
 
 
-def _check_text(text: str, name: str) -> tuple[list[str], _Checker | None]:
+def check_text(text: str, name: str) -> tuple[list[str], Checker | None]:
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
@@ -1220,77 +886,17 @@ def _check_text(text: str, name: str) -> tuple[list[str], _Checker | None]:
         return [f"{where}: YAML syntax error: {problem}"], None
     except yaml.YAMLError as exc:
         return [f"{name}: YAML syntax error: {exc}"], None
-    checker = _Checker(name, root, data)
+    checker = Checker(name, root, data)
     if root is None:
         checker.error((), "the file is empty")
         return checker.formatted(), checker
-    _duplicate_keys(root, (), checker)
+    duplicate_keys(root, (), checker)
     checker.run()
     return checker.formatted(), checker
 
 
-def _quest_or_raise(result: tuple[list[str], _Checker | None]) -> Quest:
+def quest_or_raise(result: tuple[list[str], Checker | None]) -> Quest:
     problems, checker = result
     if problems or checker is None:
         raise QuestFileError(problems)
     return checker.build()
-
-
-def validate_quest_file(path: str | Path) -> list[str]:
-    """Every problem in the quest file at `path`, as readable strings; [] if it is fine."""
-    return _check_file(path)[0]
-
-
-def parse_quest_file(path: str | Path) -> Quest:
-    """Read and validate a quest file; raise `QuestFileError` listing every problem."""
-    return _quest_or_raise(_check_file(path))
-
-
-def validate_quest_text(text: str, name: str = "quest.yaml") -> list[str]:
-    """Like `validate_quest_file`, for the text of a quest file (`name` is used in messages)."""
-    return _check_text(text, name)[0]
-
-
-def parse_quest_text(text: str, name: str = "quest.yaml") -> Quest:
-    """Like `parse_quest_file`, for the text of a quest file (`name` is used in messages)."""
-    return _quest_or_raise(_check_text(text, name))
-
-
-def quest_path(name_or_path: str | Path) -> Path:
-    """The file of a shipped quest ("ashen_vault") or the given path to a quest file."""
-    text = str(name_or_path)
-    if SLUG_RE.match(text):
-        return QUESTS_DIR / f"{text}.yaml"
-    return Path(name_or_path)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m apps.rules.questfile PATH...`: print OK or the problems; exit 0 or 1."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    show = "--show" in args
-    args = [a for a in args if a != "--show"]
-    if not args:
-        print(
-            "usage: python -m apps.rules.questfile [--show] QUEST.yaml|SLUG [...]",
-            file=sys.stderr,
-        )
-        return 2
-    failed = False
-    for arg in args:
-        path = quest_path(arg)
-        problems = validate_quest_file(path)
-        if problems:
-            failed = True
-            print(f"{path}: {len(problems)} problem{'s' if len(problems) != 1 else ''}")
-            for problem in problems:
-                print(f"  {problem}")
-        else:
-            print(f"{path}: OK")
-            if show:
-                print(render_map(parse_quest_file(path)))
-                print(MAP_LEGEND)
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

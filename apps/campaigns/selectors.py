@@ -1,0 +1,174 @@
+"""Reading campaigns: membership, the living sheets, rooms, the options a quest starts with, and
+what the armory sells to whom. Nothing here writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Q, QuerySet
+
+from apps.accounts.models import User
+from apps.campaigns.errors import CampaignNotFound
+from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
+from apps.rooms.models import Room, Seat
+from apps.rules.data import (
+    ARMOUR,
+    HERO_ORDER,
+    TOOL_KIT_PRICE,
+    WEAPONS,
+    equipment_problem,
+    item_effect,
+)
+
+TOOL_KIT = "tool_kit"
+AnyUser = User | AnonymousUser
+
+
+def campaign_is_member(*, campaign: Campaign, user: AnyUser) -> bool:
+    """The owner, the heroes' players and whoever sits in one of the campaign's rooms."""
+    if not user.is_authenticated:
+        return False
+    return bool(
+        campaign.owner_id == user.pk
+        or campaign.sheets.filter(owner=user).exists()
+        or Seat.objects.filter(room__campaign_link__campaign=campaign, user=user).exists()
+    )
+
+
+def campaigns_for(*, user: User) -> QuerySet[Campaign]:
+    """The campaigns `user` is a member of, newest first."""
+    return (
+        Campaign.objects.filter(
+            Q(owner=user) | Q(sheets__owner=user) | Q(rooms__room__seats__user=user)
+        )
+        .distinct()
+        .order_by("-created")
+    )
+
+
+def campaign_for_user(*, campaign_id: int, user: AnyUser) -> Campaign:
+    campaign = Campaign.objects.select_related("owner").filter(pk=campaign_id).first()
+    if campaign is None or not campaign_is_member(campaign=campaign, user=user):
+        raise CampaignNotFound("There is no such campaign.")
+    return campaign
+
+
+def campaign_living_sheets(*, campaign: Campaign) -> list[CharacterSheet]:
+    """The living sheets, in hero order (barbarian, dwarf, elf, wizard)."""
+    sheets = {s.hero: s for s in campaign.sheets.filter(fallen=False).select_related("owner")}
+    return [sheets[h] for h in HERO_ORDER if h in sheets]
+
+
+def campaign_rooms(*, campaign: Campaign) -> list[Room]:
+    return list(
+        Room.objects.filter(campaign_link__campaign=campaign)
+        .select_related("quest")
+        .order_by("-created")
+    )
+
+
+def campaign_quest_in_play(campaign: Campaign) -> Room | None:
+    """The campaign's room whose quest is being played, if any."""
+    return (
+        Room.objects.filter(campaign_link__campaign=campaign, status=Room.Status.PLAYING)
+        .order_by("-created")
+        .first()
+    )
+
+
+def campaign_hero_options(*, room: Room) -> dict[str, Any] | None:
+    """`new_game` options for a campaign room (the living sheets), or None outside campaigns."""
+    link = CampaignRoom.objects.filter(room=room).select_related("campaign").first()
+    if link is None:
+        return None
+    heroes = {
+        sheet.hero: {
+            "name": sheet.name,
+            "body_max": sheet.body_max,
+            "mind_max": sheet.mind_max,
+            "weapon": sheet.weapon,
+            "armour": list(sheet.armour),
+            "items": list(sheet.items),
+            "tool_kit": sheet.tool_kit,
+            "gold": sheet.gold,
+            "potions": sheet.potions,
+            "artifacts": list(sheet.artifacts),
+        }
+        for sheet in campaign_living_sheets(campaign=link.campaign)
+    }
+    return {"heroes": heroes}
+
+
+# --- the armory --------------------------------------------------------------------------------
+
+
+@dataclass
+class ArmoryItem:
+    item: str
+    label: str
+    price: int
+    effect: str
+    problem: str | None  # why this sheet may not buy it now, or None
+
+
+def item_label(item: str) -> str:
+    return item.replace("_", " ").capitalize()
+
+
+def armory_price(*, item: str) -> int | None:
+    if item in WEAPONS:
+        return WEAPONS[item].price
+    if item in ARMOUR:
+        return ARMOUR[item].price
+    if item == TOOL_KIT:
+        return TOOL_KIT_PRICE
+    return None
+
+
+def armory_item_problem(sheet: CharacterSheet, item: str) -> str | None:
+    """Why `sheet` may not buy `item` (docs/rules.md 10), ignoring who asks and when."""
+    price = armory_price(item=item)
+    if price is None:
+        return f"The armory does not sell “{item_label(item)}”."
+    if sheet.fallen:
+        return f"{sheet.name} has fallen."
+    if item in WEAPONS:
+        problem = equipment_problem(sheet.hero, item, list(sheet.armour))
+        if problem:
+            return _sentence(problem)
+    elif item in ARMOUR:
+        if item in sheet.armour:
+            return f"{sheet.name} already wears {item_label(item).lower()}."
+        problem = equipment_problem(sheet.hero, sheet.weapon, [*sheet.armour, item])
+        if problem:
+            return _sentence(problem)
+    elif sheet.tool_kit:
+        return f"{sheet.name} already has a tool kit."
+    if sheet.gold < price:
+        return f"{sheet.name} has {sheet.gold} gold; the {item_label(item).lower()} costs {price}."
+    return None
+
+
+def _sentence(problem: str) -> str:
+    text = problem.replace("_", " ")
+    return text[0].upper() + text[1:] + "."
+
+
+def armory_items(*, sheet: CharacterSheet) -> list[ArmoryItem]:
+    """Everything the armory sells, with its price and why this sheet may not buy it."""
+    in_play = campaign_quest_in_play(sheet.campaign)
+    out = []
+    for item in [*WEAPONS, *ARMOUR, TOOL_KIT]:
+        problem = armory_item_problem(sheet, item)
+        if in_play is not None and problem is None:
+            problem = "The armory is closed while the party is on a quest."
+        price = armory_price(item=item) or 0
+        out.append(ArmoryItem(item, item_label(item), price, item_effect(item), problem))
+    return out
+
+
+def sheet_may_manage(*, sheet: CharacterSheet, user: AnyUser) -> bool:
+    """The hero's player, and the campaign's owner, may spend the hero's gold."""
+    return bool(user.is_authenticated and user.pk in (sheet.owner_id, sheet.campaign.owner_id))

@@ -1,0 +1,62 @@
+"""Why play refuses a request: one exception class per answer, each with its HTTP status.
+
+Every message is one a player can read, and leaks nothing hidden.
+"""
+
+from __future__ import annotations
+
+
+class PlayError(Exception):
+    """A refused request; `status` is the HTTP status the API answers with."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(PlayError):
+    """No such game or room, or the user is not a member (existence is not revealed)."""
+
+    status = 404
+
+
+class LaunchRefused(PlayError):
+    """The room cannot be launched now (not full, already launched)."""
+
+    status = 409
+
+
+class NotHost(PlayError):
+    status = 403
+
+
+class MalformedAction(PlayError):
+    """The action JSON or the idempotency key is malformed."""
+
+    status = 400
+
+
+class NotYourTurn(PlayError):
+    """The seat may not send this action: not its turn, not its hero, or Zargon's only."""
+
+    status = 403
+
+
+class ActionRejected(PlayError):
+    """The engine refused the action; `message` is the engine's reason."""
+
+    status = 422
+
+
+class StaleVersion(PlayError):
+    """The client's expected version is not the game's; it should fetch the view again."""
+
+    status = 409
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(
+            f"The game has moved on to version {current_version}: fetch the view and try again."
+        )
+        self.current_version = current_version

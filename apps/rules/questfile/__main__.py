@@ -1,0 +1,5 @@
+import sys
+
+from apps.rules.questfile.cli import main
+
+sys.exit(main())
