@@ -122,6 +122,13 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache holds the chat rate limits: shared through Redis when there is one (several web
+# processes), else Django's per-process memory cache (the embedded profile's single web process).
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+
 # Celery. Without Redis, kombu's filesystem transport lets a real worker and beat run with no
 # server at all (eager mode would hide serialisation and on_commit mistakes, so we avoid it).
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
@@ -144,6 +151,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # the minute is dropped; the next one does the same work.
     "play.sweep_turns": {"task": "play.sweep_turns", "schedule": 60.0, "options": {"expires": 55}},
 }
+# Table talk: how many chat messages one user may send (django-ratelimit's rate syntax).
+CHAT_RATE = env.str("CHAT_RATE", default="10/m")
+
 # Solo rooms: the monster AI's pause between two actions, so that open boards draw each step.
 ZARGON_AI_STEP_SECONDS = env.float("ZARGON_AI_STEP_SECONDS", default=0.25)
 

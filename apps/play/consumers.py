@@ -2,7 +2,9 @@
 
 The group message only says "game changed to version V"; each consumer computes its own seat's
 view through `game_view`, the code behind the HTTP API, so a seat can never receive another
-seat's view. Frames sent: `{"type": "view", "version", "view"}`, `{"type": "pong"}`,
+seat's view. Table talk works the same way: the group message carries a chat message's id only,
+and each consumer reads it back through `game_chat_message` (members only). Frames sent:
+`{"type": "view", "version", "view"}`, `{"type": "chat", "message"}`, `{"type": "pong"}`,
 `{"type": "error", "error"}`. Frames accepted: `{"type": "ping"}`, `{"type": "refresh"}`.
 """
 
@@ -13,7 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.play.errors import GameNotFound
-from apps.play.selectors import game_membership, game_view
+from apps.play.selectors import game_chat_message, game_membership, game_view
 from apps.play.services import game_group
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
@@ -76,6 +78,22 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if isinstance(version, int) and version <= self.version:
             return
         await self._send_view(force=False)
+
+    async def chat_posted(self, message: dict[str, Any]) -> None:
+        """The group message: a chat message was posted; send it if this user may read it."""
+        message_id = message.get("id")
+        if not isinstance(message_id, int):
+            return
+        try:
+            chat = await database_sync_to_async(game_chat_message)(
+                game_id=self.game_id, user=self.scope["user"], message_id=message_id
+            )
+        except GameNotFound:
+            await self.disconnect(CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        if chat is not None:
+            await self.send_json({"type": "chat", "message": chat})
 
     async def _send_view(self, *, force: bool) -> None:
         user = self.scope["user"]

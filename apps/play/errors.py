@@ -60,3 +60,21 @@ class StaleVersion(PlayError):
             f"The game has moved on to version {current_version}: fetch the view and try again."
         )
         self.current_version = current_version
+
+
+class ChatRefused(PlayError):
+    """A chat message the table does not take: empty or too long (`message` says which)."""
+
+    status = 422
+
+
+class NotTheNarrator(PlayError):
+    """Only Zargon's player speaks as the narrator."""
+
+    status = 403
+
+
+class ChatTooFast(PlayError):
+    """Too many chat messages in a short time: wait a little."""
+
+    status = 429

@@ -16,12 +16,14 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from apps import rules
 from apps.accounts.models import User
 from apps.play.errors import GameNotFound
-from apps.play.models import Game, GameEvent, HeroSetting
+from apps.play.models import ChatMessage, Game, GameEvent, HeroSetting
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import ZARGON_SEAT, room_member_seat
 from apps.rules.questfile import parse_quest_text
 
 EVENTS_PAGE_MAX = 1000
+CHAT_PAGE_SIZE = 50
+CHAT_PAGE_MAX = 200
 
 AnyUser = User | AnonymousUser
 
@@ -129,6 +131,71 @@ def game_events(
             if len(entries) >= limit:
                 break
     return entries
+
+
+# --- table talk --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChatPage:
+    """Messages oldest first; `more`: there are older ones (newer ones, when paging `after`)."""
+
+    messages: list[dict[str, Any]]
+    more: bool
+
+
+def chat_message_json(message: ChatMessage) -> dict[str, Any]:
+    """A message as the players' clients get it: its `text` is plain text, never markup."""
+    if message.kind == ChatMessage.Kind.NARRATOR:
+        name = "The narrator"
+    elif message.kind == ChatMessage.Kind.PARCHMENT:
+        name = "The parchment"
+    else:
+        name = str(message.author) if message.author is not None else "A former player"
+    return {
+        "id": message.pk,
+        "kind": message.kind,
+        "name": name,
+        "seat": message.seat,
+        "text": message.text,
+        "created": message.created.isoformat(),
+    }
+
+
+def game_chat(
+    *,
+    game_id: int,
+    user: AnyUser,
+    before: int | None = None,
+    after: int | None = None,
+    limit: int = CHAT_PAGE_SIZE,
+) -> ChatPage:
+    """A page of the game's chat for a member (GameNotFound for anyone else), by message id.
+
+    Without `after`: the latest `limit` messages before id `before` (or the latest of all);
+    with `after`: the first `limit` messages after that id (catching up after a reconnect).
+    """
+    game, _ = game_membership(game_id=game_id, user=user)
+    limit = max(1, min(limit, CHAT_PAGE_MAX))
+    rows = game.chat.select_related("author")
+    if after is not None:
+        page = list(rows.filter(id__gt=after).order_by("id")[: limit + 1])
+        more = len(page) > limit
+        page = page[:limit]
+    else:
+        if before is not None:
+            rows = rows.filter(id__lt=before)
+        page = list(rows.order_by("-id")[: limit + 1])
+        more = len(page) > limit
+        page = page[:limit][::-1]
+    return ChatPage(messages=[chat_message_json(m) for m in page], more=more)
+
+
+def game_chat_message(*, game_id: int, user: AnyUser, message_id: int) -> dict[str, Any] | None:
+    """One message of the game's chat for a member (GameNotFound for anyone else)."""
+    game, _ = game_membership(game_id=game_id, user=user)
+    message = game.chat.select_related("author").filter(pk=message_id).first()
+    return None if message is None else chat_message_json(message)
 
 
 # --- the lobby ---------------------------------------------------------------------------------

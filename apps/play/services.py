@@ -15,28 +15,41 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import re
 import secrets
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django_ratelimit.core import is_ratelimited
 
 from apps import rules
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
 from apps.play.errors import (
     ActionRejected,
+    ChatRefused,
+    ChatTooFast,
     GameNotFound,
     LaunchRefused,
     MalformedAction,
     NotHost,
+    NotTheNarrator,
     NotYourTurn,
     StaleVersion,
 )
-from apps.play.models import ActionReceipt, Game, GameEvent, HeroSetting, as_stored_json
+from apps.play.models import (
+    ActionReceipt,
+    ChatMessage,
+    Game,
+    GameEvent,
+    HeroSetting,
+    as_stored_json,
+)
 from apps.play.selectors import (
     AnyUser,
     entry_for_seat,
@@ -103,6 +116,10 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             )
             for n, e in enumerate(state.log, start=1)
         )
+        if quest.parchment.strip():  # the parchment opens the table talk
+            ChatMessage.objects.create(
+                game=game, kind=ChatMessage.Kind.PARCHMENT, text=quest.parchment.strip()
+            )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
         transaction.on_commit(
@@ -286,3 +303,77 @@ def game_action_submit(
     return quest_apply_action(
         game_id=game_id, seat=seat, action=action, expected_version=expected_version, key=key
     )
+
+
+# --- table talk --------------------------------------------------------------------------------
+
+CHAT_MAX_LENGTH = 1000
+# Control characters other than tab and newline: invisible, and PostgreSQL refuses NUL.
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _chat_text(text: str) -> str:
+    """The message as stored: newlines normalised, control characters dropped, trimmed."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _CONTROL_CHARACTERS.sub("", text).strip()
+    if not text:
+        raise ChatRefused("Write something before sending.")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ChatRefused(
+            f"A message can be at most {CHAT_MAX_LENGTH:,} characters; this one has {len(text):,}."
+        )
+    return text
+
+
+def _chat_too_fast(user_id: int) -> bool:
+    """Count this message against the user's chat rate (`CHAT_RATE`, e.g. "10/m")."""
+    return bool(
+        is_ratelimited(
+            None,
+            group="play.chat",
+            key=lambda group, request: str(user_id),
+            rate=settings.CHAT_RATE,
+            increment=True,
+        )
+    )
+
+
+def _announce_chat(game_id: int, message_id: int) -> None:
+    """Tell the game's websocket consumers a message was posted (its id only: each consumer
+    reads it back through the membership check)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            game_group(game_id=game_id), {"type": "chat.posted", "id": message_id}
+        )
+    except Exception:  # the message is stored; clients catch up when they reconnect
+        logger.exception("could not announce chat message %s of game %s", message_id, game_id)
+
+
+def chat_message_post(
+    *, game_id: int, user: AnyUser, text: str, as_narrator: bool = False
+) -> ChatMessage:
+    """A member's message in the game's chat (GameNotFound for anyone else).
+
+    Plain text, 1 to CHAT_MAX_LENGTH characters; Zargon's player may speak `as_narrator`.
+    Rate-limited per user (`CHAT_RATE`). Chat sends no notification and no email.
+    """
+    game, seat = game_membership(game_id=game_id, user=user)
+    text = _chat_text(text)
+    if as_narrator and seat != ZARGON_SEAT:
+        raise NotTheNarrator("Only Zargon speaks as the narrator.")
+    assert user.pk is not None
+    if _chat_too_fast(user.pk):
+        raise ChatTooFast("You are sending messages too fast: wait a moment and try again.")
+    with transaction.atomic():
+        message = ChatMessage.objects.create(
+            game=game,
+            kind=ChatMessage.Kind.NARRATOR if as_narrator else ChatMessage.Kind.PLAYER,
+            author=user,
+            seat=seat,
+            text=text,
+        )
+        transaction.on_commit(functools.partial(_announce_chat, game.pk, message.pk))
+    return message

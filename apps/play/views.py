@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from apps.accounts.models import User
 from apps.play.errors import GameNotFound, PlayError
 from apps.play.selectors import game_membership, game_seat_view, lobby_for
-from apps.play.services import game_launch
+from apps.play.services import CHAT_MAX_LENGTH, game_launch
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -55,6 +55,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "api_view_url": reverse("api:game_view", args=[game_id]),
         "api_actions_url": reverse("api:game_actions", args=[game_id]),
         "api_events_url": reverse("api:game_events", args=[game_id]),
+        "api_chat_url": reverse("api:game_chat", args=[game_id]),
+        "chat_max_length": CHAT_MAX_LENGTH,
         "ws_url": f"/ws/games/{game_id}/",
     }
     return render(request, "play/game.html", context)

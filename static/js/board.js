@@ -5,6 +5,7 @@ import { el, fill } from "./board/dom.js";
 import { drawBoard, squareAt } from "./board/map.js";
 import { actionsOf, activeMonsterIds, boardTargets, castableSpells, indexView, keyOf, SIDES, samePoint, throwableWeapons } from "./board/model.js";
 import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "./board/net.js";
+import { Chat } from "./board/chat.js";
 import { renderActions, renderDiceTray, renderHeroes, renderLog, renderMonsters, renderOutcome, renderQuest, renderTurn } from "./board/panel.js";
 
 const MIN_CELL_PX = 30;
@@ -352,7 +353,9 @@ function setConnection(kind) {
 }
 
 function onFrame(frame) {
-  if (frame?.type === "view" && frame.view) {
+  if (frame?.type === "chat") {
+    chat?.receive(frame.message);
+  } else if (frame?.type === "view" && frame.view) {
     const version = frame.version ?? frame.view.version;
     if (version > (state.view?.version ?? -1)) setView({ ...frame.view, version });
   } else if (frame?.type === "error") {
@@ -361,7 +364,11 @@ function onFrame(frame) {
 }
 
 function startLive() {
-  const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: refreshView, onState: setConnection });
+  const onOpen = () => {
+    refreshView();
+    chat?.catchUp();
+  };
+  const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen, onState: setConnection });
   socket.start();
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") {
@@ -376,6 +383,24 @@ function startLive() {
 }
 
 // ---- Start ------------------------------------------------------------------------------
+
+/** Table talk, when the page has a chat URL (the in-memory test harness has none). */
+function startChat() {
+  const url = root.dataset.apiChatUrl;
+  const form = $("chat-form");
+  if (!url || !form) return null;
+  const text = $("chat-text");
+  const started = new Chat({
+    url, form, text,
+    log: $("chat-log"), scroller: $("chat-scroll"), older: $("chat-older"),
+    narrator: $("chat-narrator"), count: $("chat-count"), error: $("chat-error"),
+    maxLength: Number(text.getAttribute("maxlength")) || 1000,
+  });
+  started.start();
+  return started;
+}
+
+let chat = null;
 
 function init() {
   const data = $("seat-view");
@@ -402,6 +427,7 @@ function init() {
   } else {
     refreshView();
   }
+  chat = startChat();
   if (root.dataset.live !== "off") startLive();
 }
 
