@@ -5,8 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Links in emails are built from SITE_URL: by default the address `make run` serves
+# (a wildcard HOST is reached at 127.0.0.1). Set SITE_URL for a public name.
+LINK_HOST := $(if $(filter 0.0.0.0 ::,$(HOST)),127.0.0.1,$(HOST))
+SITE_URL ?= http://$(LINK_HOST):$(PORT)
+export SITE_URL
 
-.PHONY: run test lint typecheck imports pytest bench migrate superuser browser clean
+.PHONY: print-site-url run test lint typecheck imports pytest bench migrate superuser browser clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +23,9 @@ migrate: $(STAMP)
 	@mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_quests
+
+print-site-url:
+	@echo "$$SITE_URL"
 
 run: migrate
 	@mkdir -p var

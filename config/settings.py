@@ -5,6 +5,7 @@ kombu's filesystem transport (a real worker and beat, no server), console email.
 Set DATABASE_URL and REDIS_URL to run on PostgreSQL and Redis. `config.production` hardens it.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
@@ -33,6 +34,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",
     "channels",
     "apps.accounts",
     "apps.rooms",
@@ -49,6 +51,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "apps.accounts.middleware.UserTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -150,6 +153,18 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Turns over days: reminders and timeouts (apps/play/turns.py). A sweep nobody ran within
     # the minute is dropped; the next one does the same work.
     "play.sweep_turns": {"task": "play.sweep_turns", "schedule": 60.0, "options": {"expires": 55}},
+    # The notification outbox: what the broker could not take when it was written.
+    "notifications.deliver_pending": {
+        "task": "notifications.deliver_pending",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+    # Daily digests, each at NOTIFICATIONS_DIGEST_HOUR in its reader's time zone.
+    "notifications.send_digests": {
+        "task": "notifications.send_digests",
+        "schedule": 3600.0,
+        "options": {"expires": 3500},
+    },
 }
 # Table talk: how many chat messages one user may send (django-ratelimit's rate syntax).
 CHAT_RATE = env.str("CHAT_RATE", default="10/m")
@@ -161,7 +176,12 @@ EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Ashen Vault <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The address players reach the site at: every link in an email is built from it
+# (`make run` sets it from HOST and PORT).
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+NOTIFICATIONS_DIGEST_HOUR = env.int("NOTIFICATIONS_DIGEST_HOUR", default=8)
+# A game socket whose heartbeat (every 30 s) is older than this is gone.
+NOTIFICATIONS_PRESENCE_TTL = timedelta(seconds=env.int("NOTIFICATIONS_PRESENCE_TTL", default=150))
 
 LOGGING = {
     "version": 1,

@@ -9,7 +9,19 @@ from apps.accounts.models import ApiToken, User
 class PlayerAdmin(UserAdmin):
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
-        ("Profile", {"fields": ("display_name", "email_on_turn", "email_reminders")}),
+        (
+            "Profile",
+            {
+                "fields": (
+                    "display_name",
+                    "turn_email",
+                    "reminders",
+                    "email_chat",
+                    "time_zone",
+                    "away_until",
+                )
+            },
+        ),
     )
     list_display = ("username", "email", "display_name", "is_staff", "date_joined")
 

@@ -32,6 +32,8 @@ class SignUpForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
+    # Filled in by static/js/timezone.js with the browser's zone; deadlines are shown in it.
+    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
@@ -70,13 +72,40 @@ class SignUpForm(forms.Form):
         return cleaned
 
 
+def _time_zone_choices() -> list[tuple[str, str]]:
+    return [("", "Not set (UTC)")] + [
+        (name, name.replace("_", " ")) for name in sorted(services.time_zone_names())
+    ]
+
+
 class ProfileForm(forms.Form):
     display_name = forms.CharField(
         max_length=60,
         required=False,
         help_text="What other players see. Leave empty to use your username.",
     )
-    email_on_turn = forms.BooleanField(required=False, label="Email me when it is my turn")
-    email_reminders = forms.BooleanField(
-        required=False, label="Send me reminders before a turn deadline"
+    turn_email = forms.ChoiceField(
+        label="Email me when it is my turn",
+        choices=User.TurnEmail.choices,
+        widget=forms.RadioSelect,
+        help_text="Never while you have that game open: the live message is enough.",
+    )
+    reminders = forms.BooleanField(
+        required=False,
+        label="Remind me before a turn deadline",
+        help_text="Emailed only if turn emails come right away.",
+    )
+    email_chat = forms.BooleanField(required=False, label="Email me table talk")
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        choices=_time_zone_choices,
+        required=False,
+        help_text="Deadlines are shown in it; your daily digest comes at 8 in the morning.",
+    )
+    away_until = forms.DateTimeField(
+        label="Away until",
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text="Your turns wait for you: their clock starts when you are back. "
+        "Leave empty when you are here.",
     )

@@ -9,8 +9,25 @@ class User(AbstractUser):
 
     email = models.EmailField("email address", unique=True)
     display_name = models.CharField(max_length=60, blank=True)
-    email_on_turn = models.BooleanField("email me when it is my turn", default=True)
-    email_reminders = models.BooleanField("send me reminders before a deadline", default=True)
+
+    class TurnEmail(models.TextChoices):
+        IMMEDIATELY = "immediately", "Right away"
+        DIGEST = "digest", "In one daily digest"
+        NEVER = "never", "Never"
+
+    turn_email = models.CharField(
+        "email me when it is my turn",
+        max_length=12,
+        choices=TurnEmail.choices,
+        default=TurnEmail.IMMEDIATELY,
+    )
+    reminders = models.BooleanField("remind me before a turn deadline", default=True)
+    email_chat = models.BooleanField("email me table talk", default=False)
+    # An IANA zone name ("Europe/Paris"); empty until the browser (or the profile) sets it.
+    time_zone = models.CharField(max_length=64, blank=True)
+    # While away, the clock of this player's turns waits (apps/play/clock.py).
+    away_until = models.DateTimeField(null=True, blank=True)
+    digest_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = "user"

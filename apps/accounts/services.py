@@ -2,6 +2,9 @@
 
 import hashlib
 import secrets
+import zoneinfo
+from datetime import datetime
+from functools import lru_cache
 
 from django.db import transaction
 from django.utils import timezone
@@ -11,16 +14,18 @@ from apps.accounts.models import ApiToken, User
 TOKEN_BYTES = 32
 
 
-def user_sign_up(*, username: str, email: str, password: str) -> User:
+def user_sign_up(*, username: str, email: str, password: str, time_zone: str = "") -> User:
     """Create a player account. The caller has validated the input (see SignUpForm).
 
-    Raises IntegrityError if the username or email was taken in the meantime.
+    `time_zone` is the browser's (an unknown name is ignored). Raises IntegrityError if the
+    username or email was taken in the meantime.
     """
     with transaction.atomic():
         return User.objects.create_user(
             username=username,
             email=User.objects.normalize_email(email),
             password=password,
+            time_zone=time_zone if time_zone in time_zone_names() else "",
         )
 
 
@@ -35,13 +40,84 @@ def email_is_taken(*, email: str, exclude_user: User | None = None) -> bool:
     return users.exists()
 
 
+# The emails one can turn off from an email's own unsubscribe link (notifications app).
+EMAIL_LISTS = {
+    "turn": "turn emails (your turn, timeouts, game over, daily digests)",
+    "reminders": "reminders before a turn deadline",
+    "chat": "table talk emails",
+}
+
+
 def user_profile_update(
-    *, user: User, display_name: str, email_on_turn: bool, email_reminders: bool
+    *,
+    user: User,
+    display_name: str,
+    turn_email: str,
+    reminders: bool,
+    email_chat: bool = False,
+    time_zone: str = "",
+    away_until: datetime | None = None,
 ) -> User:
+    if time_zone and time_zone not in time_zone_names():
+        raise ValueError(f"unknown time zone {time_zone!r}")
     user.display_name = display_name.strip()
-    user.email_on_turn = email_on_turn
-    user.email_reminders = email_reminders
-    user.save(update_fields=["display_name", "email_on_turn", "email_reminders"])
+    user.turn_email = User.TurnEmail(turn_email)
+    user.reminders = reminders
+    user.email_chat = email_chat
+    user.time_zone = time_zone
+    user.away_until = away_until
+    user.save(
+        update_fields=[
+            "display_name",
+            "turn_email",
+            "reminders",
+            "email_chat",
+            "time_zone",
+            "away_until",
+        ]
+    )
+    return user
+
+
+def user_email_opt_out(*, user: User, email_list: str) -> None:
+    """Stop the emails of one list (`EMAIL_LISTS`): an unsubscribe link was followed."""
+    if email_list == "turn":
+        user.turn_email = User.TurnEmail.NEVER
+        user.save(update_fields=["turn_email"])
+    elif email_list == "reminders":
+        user.reminders = False
+        user.save(update_fields=["reminders"])
+    elif email_list == "chat":
+        user.email_chat = False
+        user.save(update_fields=["email_chat"])
+    else:
+        raise ValueError(f"no such email list {email_list!r}")
+
+
+@lru_cache(maxsize=1)
+def time_zone_names() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def user_zone(user: User) -> zoneinfo.ZoneInfo:
+    """The user's time zone (UTC until they, or their browser, chose one)."""
+    try:
+        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def user_time_zone_default(*, user: User, time_zone: str) -> bool:
+    """Set the browser's time zone if the user has none yet (a chosen one is never replaced)."""
+    if time_zone not in time_zone_names():
+        return False
+    return bool(User.objects.filter(pk=user.pk, time_zone="").update(time_zone=time_zone))
+
+
+def user_away_set(*, user: User, until: datetime | None) -> User:
+    """Away until `until` (None: back): the clock of this player's turns waits until then."""
+    user.away_until = until
+    user.save(update_fields=["away_until"])
     return user
 
 

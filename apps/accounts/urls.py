@@ -8,5 +8,6 @@ from apps.accounts import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
+    path("time-zone", views.time_zone_default, name="time_zone_default"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -8,7 +8,7 @@ from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts import services
 from apps.accounts.forms import ProfileForm, SignUpForm
@@ -35,6 +35,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"],
                 email=form.cleaned_data["email"],
                 password=form.cleaned_data["password1"],
+                time_zone=form.cleaned_data.get("time_zone") or "",
             )
         except IntegrityError:
             form.add_error(None, "That username or email address was just taken. Try another.")
@@ -59,8 +60,21 @@ def profile(request: HttpRequest) -> HttpResponse:
         form = ProfileForm(
             initial={
                 "display_name": user.display_name,
-                "email_on_turn": user.email_on_turn,
-                "email_reminders": user.email_reminders,
+                "turn_email": user.turn_email,
+                "reminders": user.reminders,
+                "email_chat": user.email_chat,
+                "time_zone": user.time_zone,
+                "away_until": user.away_until,
             }
         )
     return render(request, "accounts/profile.html", {"form": form, "profile_user": user})
+
+
+@login_required
+@require_POST
+def time_zone_default(request: HttpRequest) -> HttpResponse:
+    """The browser tells its time zone (static/js/timezone.js); kept only if none is set yet."""
+    changed = services.user_time_zone_default(
+        user=cast(User, request.user), time_zone=request.POST.get("time_zone", "")
+    )
+    return HttpResponse(status=204 if changed else 200)

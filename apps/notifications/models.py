@@ -1,11 +1,17 @@
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 
 class Notification(models.Model):
     """A message to one user: stored, shown on /notifications/, pushed live, maybe emailed.
 
-    Notifications know users, not quests: the sender (play) writes the title, body and link.
+    The row is also the outbox: it is written in the sender's transaction with `delivered_at`
+    empty, and a task (or the sweep, if the broker was down) delivers it once: the live push and
+    the email the user's choices call for (services.notification_deliver).
+
+    Notifications know users, not quests: the sender (play) writes the title, body, link and
+    `topic` (what it is about, e.g. "game-12": opening that game marks them read).
     """
 
     class Kind(models.TextChoices):
@@ -13,6 +19,16 @@ class Notification(models.Model):
         REMINDER = "reminder", "Reminder"
         TIMEOUT = "timeout", "Turn timed out"
         GAME_OVER = "game_over", "Game over"
+        SEAT = "seat", "Seat given to you"
+        CHAT = "chat", "Table talk"
+
+    class Email(models.TextChoices):
+        PENDING = "pending", "Not delivered yet"
+        NONE = "none", "No email (the user's choice)"
+        PRESENT = "present", "No email (the user had it open)"
+        SENT = "sent", "Emailed"
+        DIGEST = "digest", "Waiting for the daily digest"
+        DIGESTED = "digested", "Sent in a daily digest"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -21,12 +37,47 @@ class Notification(models.Model):
     title = models.CharField(max_length=200)
     body = models.TextField(blank=True)
     url = models.CharField(max_length=300, blank=True, help_text="A site path, e.g. /games/3/.")
+    topic = models.CharField(max_length=60, blank=True, help_text='What it is about: "game-3".')
     created = models.DateTimeField(auto_now_add=True)
     read = models.BooleanField(default=False)
+    emailable = models.BooleanField(default=True, help_text="False: never emailed.")
+    email_status = models.CharField(max_length=10, choices=Email.choices, default=Email.PENDING)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    # A deliverer's lease: another one leaves the row alone until it runs out.
+    claimed_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created", "-id"]
-        indexes = [models.Index(fields=["user", "read"], name="notification_user_read")]
+        indexes = [
+            models.Index(fields=["user", "read"], name="notification_user_read"),
+            models.Index(fields=["user", "topic"], name="notification_user_topic"),
+            models.Index(
+                fields=["created"],
+                name="notification_outbox",
+                condition=Q(delivered_at__isnull=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user}: {self.title}"
+
+
+class Presence(models.Model):
+    """One open socket of a user on a topic (a game page): no email about what they watch.
+
+    Written by the socket's consumer (any web process), refreshed by its heartbeat; a row whose
+    `seen` is older than PRESENCE_TTL is a socket that died without saying goodbye.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="presences"
+    )
+    topic = models.CharField(max_length=60)
+    channel_name = models.CharField(max_length=200, unique=True)
+    seen = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "topic", "seen"], name="presence_user_topic")]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.topic}"

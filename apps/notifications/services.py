@@ -1,31 +1,67 @@
-"""Messages to users: stored, pushed live to the user's websocket, emailed on request.
+"""Messages to users: stored, pushed live to the user's websocket, emailed as they chose.
 
-This app knows users, not quests: the caller (play) decides who is told what. Everything sent to
-other processes (the channel message, the email) goes out after commit, so a rolled-back
-transaction tells nobody anything.
+This app knows users, not quests: the caller (play) decides who is told what, and names the
+`topic` (e.g. "game-12") that opening the game marks read and that presence is tracked on.
+
+The notification row is its own outbox. `notification_send` writes it in the caller's
+transaction; after commit a task delivers it (`notification_deliver`: the live push, then the
+email the user's choices call for). If the broker was down, `notifications_deliver_pending`
+(Celery beat, every minute) finds it still undelivered and delivers it then: a broker outage
+delays a notification but never loses it. A deliverer first claims the row with a lease, so two
+deliverers never both send it; a crash between the email and the mark lets the lease run out and
+the row be sent again (at least once, never lost; twice only after a crash in that window).
+
+Email policy (`_email_route`): nothing while the user has the topic open (a live socket,
+`Presence`), nothing for what they already read, turn news per `turn_email` (right away, in
+the daily digest, never), reminders only if `reminders` is on and turn emails are immediate,
+table talk only if `email_chat`. Every email has a text and an HTML part, absolute links built
+from settings.SITE_URL, and a signed one-click unsubscribe link (`List-Unsubscribe` headers).
 """
 
 from __future__ import annotations
 
-import functools
 import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.notifications.models import Notification
+from apps.accounts.services import EMAIL_LISTS, user_email_opt_out, user_zone
+from apps.notifications.models import Notification, Presence
+from apps.notifications.tasks import deliver_enqueue
 
 logger = logging.getLogger(__name__)
 
 Kind = Notification.Kind
+Email = Notification.Email
 TITLE_MAX_LENGTH = Notification._meta.get_field("title").max_length or 200
 URL_MAX_LENGTH = Notification._meta.get_field("url").max_length or 300
+TOPIC_MAX_LENGTH = Notification._meta.get_field("topic").max_length or 60
+
+# How long a deliverer may hold a notification before another may try (and after a failure).
+DELIVERY_LEASE = timedelta(minutes=5)
+# The sweep leaves fresh rows to the task the sender enqueued.
+SWEEP_GRACE = timedelta(seconds=20)
+SWEEP_BATCH = 500
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+
+TURN_KINDS = frozenset({Kind.YOUR_TURN, Kind.TIMEOUT, Kind.GAME_OVER, Kind.SEAT})
+# Which list an email belongs to, for its unsubscribe link.
+EMAIL_LIST_OF_KIND = {kind: "turn" for kind in TURN_KINDS} | {
+    Kind.REMINDER: "reminders",
+    Kind.CHAT: "chat",
+}
 
 
 def user_group(*, user_id: int) -> str:
@@ -40,44 +76,289 @@ def absolute_url(url: str) -> str:
     return settings.SITE_URL.rstrip("/") + "/" + url.lstrip("/")
 
 
-def _push(user_id: int, title: str, body: str, url: str) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            user_group(user_id=user_id),
-            {"type": "notification.new", "title": title, "body": body, "url": url},
-        )
-    except Exception:  # the notification is stored; the page shows it on the next load
-        logger.exception("could not push a notification to user %s", user_id)
-
-
-def _email(address: str, title: str, body: str, url: str) -> None:
-    parts = [part for part in (body, absolute_url(url)) if part]
-    parts.append(
-        "-- \nYou get this email because of your notification settings: "
-        + absolute_url(reverse("profile"))
-    )
-    try:
-        send_mail(title, "\n\n".join(parts) + "\n", None, [address])
-    except Exception:  # mail servers fail; the stored and live notification still stand
-        logger.exception("could not email a notification to %s", address)
+# --- sending (the outbox) ----------------------------------------------------------------------
 
 
 def notification_send(
-    *, user: User, kind: str, title: str, body: str = "", url: str = "", email: bool = False
+    *,
+    user: User,
+    kind: str,
+    title: str,
+    body: str = "",
+    url: str = "",
+    topic: str = "",
+    email: bool = True,
 ) -> Notification:
-    """Store a notification for `user`; after commit push it live and, if `email`, mail it."""
-    title = title.strip()[:TITLE_MAX_LENGTH]
-    url = url[:URL_MAX_LENGTH]
+    """Store a notification for `user` in the caller's transaction; deliver it after commit.
+
+    `email=False`: never email it (the live push and the list only); otherwise the user's choices
+    decide at delivery time.
+    """
     notification = Notification.objects.create(
-        user=user, kind=Kind(kind), title=title, body=body, url=url
+        user=user,
+        kind=Kind(kind),
+        title=title.strip()[:TITLE_MAX_LENGTH],
+        body=body,
+        url=url[:URL_MAX_LENGTH],
+        topic=topic[:TOPIC_MAX_LENGTH],
+        emailable=email,
     )
-    transaction.on_commit(functools.partial(_push, user.pk, title, body, url))
-    if email and user.email:
-        transaction.on_commit(functools.partial(_email, user.email, title, body, url))
+    transaction.on_commit(lambda: deliver_enqueue([notification.pk]))
     return notification
+
+
+def notification_deliver(*, notification_id: int, now: datetime | None = None) -> bool:
+    """Deliver one notification from the outbox: push it live, email it if the user wants.
+
+    False if it was delivered already, or another deliverer holds it, or the email failed (the
+    sweep tries again once the lease runs out).
+    """
+    now = now or timezone.now()
+    claimed = (
+        Notification.objects.filter(pk=notification_id, delivered_at__isnull=True)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .update(claimed_until=now + DELIVERY_LEASE)
+    )
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user").get(pk=notification_id)
+    _push(notification)
+    route = _email_route(notification, now)
+    if route == Email.SENT:
+        try:
+            _email_notification(notification)
+        except Exception:  # mail servers fail: leave it in the outbox for the sweep
+            logger.exception("could not email notification %s", notification_id)
+            return False
+    Notification.objects.filter(pk=notification_id).update(
+        delivered_at=timezone.now(), email_status=route, claimed_until=None
+    )
+    return True
+
+
+def notifications_deliver_pending(*, now: datetime | None = None) -> int:
+    """Deliver what the outbox still holds (the broker was down, a worker died); how many.
+
+    Also forgets presences whose socket died without saying goodbye.
+    """
+    now = now or timezone.now()
+    pending = (
+        Notification.objects.filter(delivered_at__isnull=True, created__lte=now - SWEEP_GRACE)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .order_by("created")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    delivered = sum(notification_deliver(notification_id=pk, now=now) for pk in list(pending))
+    Presence.objects.filter(seen__lt=now - timedelta(days=1)).delete()
+    return delivered
+
+
+def _push(notification: Notification) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {
+        "type": "notification.new",
+        "title": notification.title,
+        "body": notification.body,
+        "url": notification.url,
+    }
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id=notification.user_id), message)
+    except Exception:  # the notification is stored; the page shows it on the next load
+        logger.exception("could not push notification %s", notification.pk)
+
+
+def _email_route(notification: Notification, now: datetime) -> str:
+    """What becomes of this notification by email (an `Email` status)."""
+    user = notification.user
+    if not notification.emailable or not user.email or not user.is_active or notification.read:
+        return Email.NONE
+    if notification.topic and user_is_present(user_id=user.pk, topic=notification.topic, now=now):
+        return Email.PRESENT
+    kind = notification.kind
+    if kind in TURN_KINDS:
+        return {
+            User.TurnEmail.IMMEDIATELY: Email.SENT,
+            User.TurnEmail.DIGEST: Email.DIGEST,
+        }.get(User.TurnEmail(user.turn_email), Email.NONE)
+    if kind == Kind.REMINDER:
+        immediate = user.turn_email == User.TurnEmail.IMMEDIATELY
+        return Email.SENT if user.reminders and immediate else Email.NONE
+    if kind == Kind.CHAT:
+        return Email.SENT if user.email_chat else Email.NONE
+    return Email.NONE
+
+
+# --- emails ------------------------------------------------------------------------------------
+
+
+def unsubscribe_token(*, user_id: int, email_list: str) -> str:
+    return signing.dumps({"user": user_id, "list": email_list}, salt=UNSUBSCRIBE_SALT)
+
+
+def unsubscribe_url(*, user_id: int, email_list: str) -> str:
+    token = unsubscribe_token(user_id=user_id, email_list=email_list)
+    return absolute_url(reverse("notifications:unsubscribe", args=[token]))
+
+
+@dataclass(frozen=True)
+class Unsubscribe:
+    user: User
+    email_list: str
+
+    @property
+    def description(self) -> str:
+        return EMAIL_LISTS[self.email_list]
+
+
+def unsubscribe_read(*, token: str) -> Unsubscribe | None:
+    """Who and what a signed unsubscribe token names (None: forged, mangled or unknown)."""
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("list") not in EMAIL_LISTS:
+        return None
+    user_id = data.get("user")
+    user = User.objects.filter(pk=user_id).first() if isinstance(user_id, int) else None
+    return None if user is None else Unsubscribe(user=user, email_list=data["list"])
+
+
+def notification_unsubscribe(*, token: str) -> Unsubscribe | None:
+    """Turn off the emails a signed token names; no login needed (the signature is the proof)."""
+    found = unsubscribe_read(token=token)
+    if found is not None:
+        user_email_opt_out(user=found.user, email_list=found.email_list)
+    return found
+
+
+def _send(
+    user: User, subject: str, template: str, context: dict[str, Any], email_list: str
+) -> None:
+    unsubscribe = unsubscribe_url(user_id=user.pk, email_list=email_list)
+    context = {
+        **context,
+        "user": user,
+        "unsubscribe_url": unsubscribe,
+        "unsubscribe_what": EMAIL_LISTS[email_list],
+        "profile_url": absolute_url(reverse("profile")),
+        "site_url": settings.SITE_URL.rstrip("/"),
+    }
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"notifications/email/{template}.txt", context),
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(
+        render_to_string(f"notifications/email/{template}.html", context), "text/html"
+    )
+    message.send()
+
+
+def _email_notification(notification: Notification) -> None:
+    _send(
+        notification.user,
+        notification.title,
+        "notification",
+        {"notification": notification, "link": absolute_url(notification.url)},
+        EMAIL_LIST_OF_KIND.get(Kind(notification.kind), "turn"),
+    )
+
+
+# --- the daily digest --------------------------------------------------------------------------
+
+
+def _digest_due(user: User, now: datetime) -> bool:
+    """Once a day, from DIGEST_HOUR in the user's own time zone."""
+    zone = user_zone(user)
+    local_now = now.astimezone(zone)
+    if local_now.hour < settings.NOTIFICATIONS_DIGEST_HOUR:
+        return False
+    last = user.digest_sent_at
+    return last is None or last.astimezone(zone).date() < local_now.date()
+
+
+def digest_send(*, user: User, now: datetime | None = None) -> int:
+    """Send `user` one email listing their unread turn news since the last digest; how many.
+
+    The user row's `digest_sent_at` is claimed with a conditional update, so two runs never
+    both send the day's digest.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        claimed = User.objects.filter(pk=user.pk, digest_sent_at=user.digest_sent_at).update(
+            digest_sent_at=now
+        )
+        if not claimed:
+            return 0
+        waiting = Notification.objects.filter(
+            user=user, email_status=Email.DIGEST, created__lte=now
+        ).order_by("created", "pk")
+        items = [n for n in waiting if not n.read]
+        if items:
+            # Sent inside the transaction: if the mail server refuses, the claim rolls back.
+            context = {"items": [(n, absolute_url(n.url)) for n in items]}
+            subject = f"Your games today: {len(items)} update{'s' if len(items) != 1 else ''}"
+            _send(user, subject, "digest", context, "turn")
+        Notification.objects.filter(pk__in=[n.pk for n in waiting]).update(
+            email_status=Email.DIGESTED
+        )
+    return len(items)
+
+
+def digests_send_due(*, now: datetime | None = None) -> int:
+    """Every digest due now (Celery beat runs this hourly); how many emails went out."""
+    now = now or timezone.now()
+    users = User.objects.filter(
+        is_active=True,
+        turn_email=User.TurnEmail.DIGEST,
+        notifications__email_status=Email.DIGEST,
+    ).distinct()
+    sent = 0
+    for user in users:
+        if not _digest_due(user, now):
+            continue
+        try:
+            sent += 1 if digest_send(user=user, now=now) else 0
+        except Exception:  # one refused address must not stop the others' digests
+            logger.exception("could not send the digest of user %s", user.pk)
+    return sent
+
+
+# --- presence ----------------------------------------------------------------------------------
+
+
+def presence_enter(*, user_id: int, topic: str, channel_name: str) -> None:
+    """A socket of `user_id` opened `topic` (a game page)."""
+    Presence.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"user_id": user_id, "topic": topic, "seen": timezone.now()},
+    )
+
+
+def presence_touch(*, channel_name: str) -> None:
+    """The socket is still there (its heartbeat)."""
+    Presence.objects.filter(channel_name=channel_name).update(seen=timezone.now())
+
+
+def presence_leave(*, channel_name: str) -> None:
+    Presence.objects.filter(channel_name=channel_name).delete()
+
+
+def user_is_present(*, user_id: int, topic: str, now: datetime | None = None) -> bool:
+    """Has `user_id` a live socket on `topic` (one whose heartbeat is recent)?"""
+    now = now or timezone.now()
+    return Presence.objects.filter(
+        user_id=user_id, topic=topic, seen__gte=now - settings.NOTIFICATIONS_PRESENCE_TTL
+    ).exists()
+
+
+# --- reading -----------------------------------------------------------------------------------
 
 
 def notifications_for(*, user: User, limit: int = 100) -> QuerySet[Notification]:
@@ -89,11 +370,15 @@ def notification_unread_count(*, user: User) -> int:
     return Notification.objects.filter(user=user, read=False).count()
 
 
-def notification_mark_read(*, user: User, notification_id: int | None = None) -> int:
-    """Mark one of the user's notifications (or all of them) read; how many changed."""
+def notification_mark_read(
+    *, user: User, notification_id: int | None = None, topic: str | None = None
+) -> int:
+    """Mark one of the user's notifications, those about `topic`, or all, read; how many."""
     unread = Notification.objects.filter(user=user, read=False)
     if notification_id is not None:
         unread = unread.filter(pk=notification_id)
+    if topic is not None:
+        unread = unread.filter(topic=topic)
     return unread.update(read=True)
 
 

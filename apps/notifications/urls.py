@@ -9,4 +9,5 @@ urlpatterns = [
     path("read", views.notification_read_all, name="read_all"),
     path("<int:notification_id>/", views.notification_open, name="open"),
     path("<int:notification_id>/read", views.notification_read, name="read"),
+    path("unsubscribe/<str:token>", views.unsubscribe, name="unsubscribe"),
 ]

@@ -4,7 +4,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.accounts.models import User
 from apps.notifications import services
@@ -48,3 +49,16 @@ def notification_read(request: HttpRequest, notification_id: int) -> HttpRespons
 def notification_read_all(request: HttpRequest) -> HttpResponse:
     services.notification_mark_read(user=cast(User, request.user))
     return redirect("notifications:list")
+
+
+# The signed token is the credential: no login, and no CSRF token (mail clients' one-click
+# unsubscribe, RFC 8058, POSTs without cookies). A GET only asks, so link scanners change nothing.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    if request.method == "POST":
+        found = services.notification_unsubscribe(token=token)
+    else:
+        found = services.unsubscribe_read(token=token)
+    context = {"unsubscribe": found, "done": request.method == "POST"}
+    return render(request, "notifications/unsubscribe.html", context, status=200 if found else 400)

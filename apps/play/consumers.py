@@ -6,6 +6,9 @@ seat's view. Table talk works the same way: the group message carries a chat mes
 and each consumer reads it back through `game_chat_message` (members only). Frames sent:
 `{"type": "view", "version", "view"}`, `{"type": "chat", "message"}`, `{"type": "pong"}`,
 `{"type": "error", "error"}`. Frames accepted: `{"type": "ping"}`, `{"type": "refresh"}`.
+
+An open socket is the member's presence on the game (stored, so every process sees it): the
+page's heartbeat pings keep it fresh, and while it lasts no email is sent about this game.
 """
 
 import json
@@ -14,7 +17,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
+from apps.play.notices import game_topic
 from apps.play.selectors import game_chat_message, game_membership, game_view
 from apps.play.services import game_group
 
@@ -43,12 +48,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         group = game_group(game_id=self.game_id)
         await self.channel_layer.group_add(group, self.channel_name)
         self.group = group
+        await database_sync_to_async(presence_enter)(
+            user_id=user.pk, topic=game_topic(game_id=self.game_id), channel_name=self.channel_name
+        )
         await self._send_view(force=True)
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
+            await database_sync_to_async(presence_leave)(channel_name=self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
@@ -66,6 +75,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "ping":
+            await database_sync_to_async(presence_touch)(channel_name=self.channel_name)
             await self.send_json({"type": "pong"})
         elif kind == "refresh":
             await self._send_view(force=True)

@@ -12,6 +12,10 @@ def as_stored_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+# Game.outcome of a game an admin ended (the engine never says it; the replay accepts it).
+ABANDONED = "abandoned"
+
+
 class Game(models.Model):
     """A quest in play: the whole authoritative engine state in one row, and its version.
 
@@ -28,10 +32,13 @@ class Game(models.Model):
     options = models.JSONField(default=dict)
     state = OrderedJSONField(help_text="The engine state JSON, key order kept (see the field).")
     version = models.PositiveIntegerField(default=0)
-    outcome = models.CharField(max_length=10, blank=True)  # "", "heroes" or "zargon"
+    # "", "heroes", "zargon", or "abandoned" (an admin ended a stuck game; the engine never says it)
+    outcome = models.CharField(max_length=10, blank=True)
     # Turns over days: when the seat to move got the turn, and what has been sent about it.
     turn_started = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
+    # Set while the host has paused the clock (apps/play/clock.py): no deadline, no reminder.
+    paused_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -45,6 +52,9 @@ class GameEvent(models.Model):
     class Kind(models.TextChoices):
         ACTION = "action", "Accepted action"
         EVENT = "event", "Engine event"
+        # Pause, resume, a seat given away, a game ended by an admin: the table's own story,
+        # outside the engine (the replay skips these rows, players' logs never show them).
+        NOTE = "note", "Table note"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()

@@ -15,6 +15,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 
 from apps import rules
 from apps.accounts.models import User
+from apps.play.clock import TurnClock, game_clock
 from apps.play.errors import GameNotFound
 from apps.play.models import ChatMessage, Game, GameEvent, HeroSetting
 from apps.rooms.models import Room, Seat
@@ -214,6 +215,15 @@ class LobbyGame:
     my_seat: int
     to_move: list[str] = field(default_factory=list)  # shown names of the seats to move
     my_turn: bool = False
+    clock: TurnClock | None = None  # the turn's deadline (None: over)
+
+    @property
+    def waiting_order(self) -> tuple[int, float]:
+        """Who is waiting on me first (soonest deadline first), then the others, then the over."""
+        if self.game.outcome:
+            return (2, 0.0)
+        deadline = self.clock.deadline if self.clock is not None else None
+        return (0 if self.my_turn else 1, deadline.timestamp() if deadline else float("inf"))
 
 
 @dataclass
@@ -264,8 +274,12 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
         mine = next(n for n, s in seats.items() if s.user_id == user.pk)
         item = LobbyGame(game=game, my_seat=mine)
         if not game.outcome:
-            to_move = rules.seats_to_move(game_state(game=game))
+            state = game_state(game=game)
+            to_move = rules.seats_to_move(state)
             item.my_turn = mine in to_move
             item.to_move = [_seat_shown_name(game.room, seats, n) for n in to_move]
+            users = {n: s.user for n, s in seats.items() if s.user is not None}
+            item.clock = game_clock(game, state, users)
         my_games.append(item)
+    my_games.sort(key=lambda item: item.waiting_order)
     return Lobby(open_rooms=open_rooms, my_games=my_games)

@@ -50,8 +50,10 @@ from apps.play.models import (
     HeroSetting,
     as_stored_json,
 )
+from apps.play.notices import chat_notices_send, turn_notices_send
 from apps.play.selectors import (
     AnyUser,
+    chat_message_json,
     entry_for_seat,
     game_hero_settings,
     game_membership,
@@ -59,7 +61,7 @@ from apps.play.selectors import (
     quest_of_source,
     state_with_settings,
 )
-from apps.play.tasks import turn_passed_enqueue, zargon_ai_enqueue
+from apps.play.tasks import zargon_ai_enqueue
 from apps.rooms.models import Room
 from apps.rooms.services import room_member_seat
 from apps.rules.data import heroes_of_seat
@@ -122,9 +124,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
-        transaction.on_commit(
-            functools.partial(turn_passed_enqueue, game.pk, game.version, game.turn_started)
-        )
+        turn_notices_send(game=game, state=state)
     return game
 
 
@@ -270,12 +270,6 @@ def quest_apply_action(
         if seats_changed or new_state.round != state.round:  # the clock of turns.py
             game.turn_started, game.reminded_at = timezone.now(), None
             fields += ["turn_started", "reminded_at"]
-        if seats_changed:  # tell the players now to move (or everyone the outcome)
-            transaction.on_commit(
-                functools.partial(turn_passed_enqueue, game.pk, version, game.turn_started)
-            )
-            if _ai_to_move(game, new_state):  # solo play: the AI takes Zargon's phase at once
-                transaction.on_commit(functools.partial(zargon_ai_enqueue, game.pk))
         game.state = new_state.to_json()
         game.version = version
         game.outcome = new_state.outcome or ""
@@ -284,6 +278,10 @@ def quest_apply_action(
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
+        if seats_changed:  # tell the players now to move (or everyone the outcome)
+            turn_notices_send(game=game, state=new_state)
+            if _ai_to_move(game, new_state):  # solo play: the AI takes Zargon's phase at once
+                transaction.on_commit(functools.partial(zargon_ai_enqueue, game.pk))
 
         seen = (entry_for_seat(row.payload, version, seat) for row in rows[1:])
         entries = [entry for entry in seen if entry is not None]
@@ -358,7 +356,8 @@ def chat_message_post(
     """A member's message in the game's chat (GameNotFound for anyone else).
 
     Plain text, 1 to CHAT_MAX_LENGTH characters; Zargon's player may speak `as_narrator`.
-    Rate-limited per user (`CHAT_RATE`). Chat sends no notification and no email.
+    Rate-limited per user (`CHAT_RATE`). Only the players who asked for table talk by email
+    (`email_chat`, off by default) are notified; nobody else is.
     """
     game, seat = game_membership(game_id=game_id, user=user)
     text = _chat_text(text)
@@ -374,6 +373,9 @@ def chat_message_post(
             author=user,
             seat=seat,
             text=text,
+        )
+        chat_notices_send(
+            game=game, speaker=user, name=chat_message_json(message)["name"], text=text
         )
         transaction.on_commit(functools.partial(_announce_chat, game.pk, message.pk))
     return message

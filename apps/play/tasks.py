@@ -1,27 +1,26 @@
-"""Celery tasks of play: telling players their turn came, the turns sweep (apps/play/turns.py),
-and the monster AI's Zargon phases in solo rooms (apps/play/zargon_ai.py).
+"""Celery tasks of play: the turns sweep (apps/play/turns.py) and the monster AI's Zargon phases
+in solo rooms (apps/play/zargon_ai.py).
 
-Tasks only translate (JSON arguments in, a service call); the work is in `turns`.
+Tasks only translate; the work is in `turns` and `zargon_ai`. "Your turn" notifications need no
+task of their own: the action service writes them into the notifications outbox
+(apps/play/notices.py).
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 
 from celery import shared_task
-from django.utils.dateparse import parse_datetime
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="play.turn_passed")
-def turn_passed(game_id: int, version: int, turn_started: str | None) -> int:
-    """Notify the players now to move in `game_id` (or everyone of the outcome)."""
-    from apps.play.turns import turn_notify  # turns imports services, which enqueues this task
+@shared_task(name="play.sweep_turns")
+def sweep_turns() -> dict[str, list[int]]:
+    """Reminders and timeouts of every game in play (Celery beat runs it every minute)."""
+    from apps.play.turns import turns_sweep  # turns imports services, which import tasks' app
 
-    started = parse_datetime(turn_started) if turn_started else None
-    return turn_notify(game_id=game_id, version=version, turn_started=started)
+    return turns_sweep().as_dict()
 
 
 @shared_task(name="play.zargon_ai_play")
@@ -30,22 +29,6 @@ def zargon_ai_play(game_id: int) -> int:
     from apps.play.zargon_ai import zargon_ai_play as play  # it imports services, which enqueue
 
     return play(game_id=game_id)
-
-
-@shared_task(name="play.sweep_turns")
-def sweep_turns() -> dict[str, list[int]]:
-    """Reminders and timeouts of every game in play (Celery beat runs it every minute)."""
-    from apps.play.turns import turns_sweep
-
-    return turns_sweep().as_dict()
-
-
-def turn_passed_enqueue(game_id: int, version: int, turn_started: datetime | None) -> None:
-    """Enqueue `play.turn_passed` (the action service calls this in `transaction.on_commit`)."""
-    try:
-        turn_passed.delay(game_id, version, turn_started.isoformat() if turn_started else None)
-    except Exception:  # the action is committed; a broker outage only costs the notification
-        logger.exception("could not enqueue the turn notification of game %s", game_id)
 
 
 def zargon_ai_enqueue(game_id: int) -> None:

@@ -1,45 +1,44 @@
-"""Turns over days: telling players it is their turn, reminders, and timeouts.
+"""Turns over days: reminders and timeouts (the sweep), on the clock of apps/play/clock.py.
 
-- When the seat(s) to move change (and at launch), the action service enqueues
-  `play.turn_passed` after commit; it notifies each player now to move ("Your turn in <room>: the
-  Elf", "Zargon's phase in <room>"), emailing those who asked for it (`email_on_turn`). When the
-  quest ends, every player hears the outcome.
-- `play.sweep_turns` (Celery beat, every minute) sends one reminder per turn once
-  `turn_started + room.reminder_after` has passed (email if `email_reminders`), and ends turns
-  that ran past `turn_started + room.turn_time_limit`: a hero seat's turn is ended (`end_turn`
-  for each of its heroes still to play this round), Zargon's phase is played by the built-in
-  monster AI (`apps.rules.ai`). Both go through `quest_apply_action(system=True)` with
-  idempotency keys derived from the game and its version, under the game's row lock, so two
-  sweeps racing (or one run twice) apply each timeout once. System keys live in a namespace of
-  their own (`ActionReceipt.system`): a player cannot pre-empt them with a key of the same text.
-  A timeout that moves nothing notifies nobody, and stops at the first action that makes no
-  progress, so its cost per game is bounded by the actions it really applies.
+"Your turn" notifications are written by the action service itself, in the transaction that
+changed the seats to move (apps/play/notices.py): they sit in the notifications outbox until
+delivered, so a broker outage delays them but never loses them.
 
-`turn_started` is the clock of the seat to move: the action service resets it (and
-`reminded_at`) whenever the seat(s) to move or the round change.
+- `turns_sweep` (Celery beat `play.sweep_turns`, every minute; `manage.py sweep_turns` runs one)
+  sends one reminder per turn once the clock's `remind_at` has passed (players who turned
+  reminders off get none), and ends turns that ran past the clock's deadline: a hero seat's turn
+  is ended (`end_turn` for each of its heroes still to play this round), Zargon's phase is played
+  by the built-in monster AI (`apps.rules.ai`). Both go through
+  `quest_apply_action(system=True)` with idempotency keys derived from the game and its version,
+  under the game's row lock, so two sweeps racing (or one run twice) apply each timeout once.
+  System keys live in a namespace of their own (`ActionReceipt.system`): a player cannot pre-empt
+  them with a key of the same text. A timeout that moves nothing notifies nobody, and stops at the
+  first action that makes no progress, so its cost per game is bounded by the actions it really
+  applies.
+- A paused game has no deadline and no reminder; an away player's clock waits until they are
+  back (clock.py).
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import DateTimeField, ExpressionWrapper, F, QuerySet
-from django.urls import reverse
 from django.utils import timezone
 
 from apps import rules
-from apps.accounts.models import User
-from apps.notifications.services import Kind, notification_send
+from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import ActionRejected, PlayError
 from apps.play.models import Game
+from apps.play.notices import timeout_notice_send, turn_notices_send
 from apps.play.selectors import game_state
 from apps.play.services import ZARGON_SEAT, quest_apply_action
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
-from apps.rules.data import display_name, seat_of_hero
+from apps.rules.data import seat_of_hero
 
 logger = logging.getLogger(__name__)
 
@@ -52,59 +51,6 @@ def system_key(*, kind: str, game_id: int, version: int) -> str:
     return f"{kind}-{game_id}-{version}"
 
 
-# --- texts -------------------------------------------------------------------------------------
-
-
-def _game_url(game: Game) -> str:
-    return reverse("play:game", args=[game.pk])
-
-
-def _duration_text(duration: timedelta) -> str:
-    minutes = int(duration.total_seconds() // 60)
-    if minutes % 60:
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    hours = minutes // 60
-    return f"{hours} hour{'s' if hours != 1 else ''}"
-
-
-def _deadline_text(game: Game, room: Room) -> str:
-    if room.turn_time_limit is None or game.turn_started is None:
-        return ""
-    deadline = timezone.localtime(game.turn_started + room.turn_time_limit)
-    return (
-        f" Turns here last {_duration_text(room.turn_time_limit)}: this one ends automatically "
-        f"at {deadline:%H:%M on %a %d %b} ({timezone.get_current_timezone_name()})."
-    )
-
-
-def _turn_title(state: rules.State, seat: int, room: Room, *, reminder: bool = False) -> str:
-    prefix = "Reminder: " if reminder else ""
-    if seat == ZARGON_SEAT:
-        return f"{prefix}Zargon's phase in {room.name}"
-    hero = state.turn.hero
-    who = f": {display_name(hero)}" if hero else ""
-    return f"{prefix}Your turn in {room.name}{who}"
-
-
-def _turn_body(state: rules.State, seat: int, game: Game, room: Room) -> str:
-    if seat == ZARGON_SEAT:
-        text = f"Round {state.round}: the heroes have moved and the monsters await your command."
-    else:
-        text = f"Round {state.round}: the party is waiting for you."
-    return text + _deadline_text(game, room)
-
-
-# --- who plays what ----------------------------------------------------------------------------
-
-
-def _seat_users(game: Game) -> dict[int, User]:
-    return {
-        seat.number: seat.user
-        for seat in game.room.seats.select_related("user")
-        if seat.user is not None
-    }
-
-
 def _game(game_id: int, *, lock: bool = False) -> Game | None:
     games = Game.objects.select_related("room")
     if lock:
@@ -112,59 +58,8 @@ def _game(game_id: int, *, lock: bool = False) -> Game | None:
     return games.filter(pk=game_id).first()
 
 
-def _notify_seats_to_move(game: Game, users: dict[int, User], *, reminder: bool) -> int:
-    """Tell each player now to move that it is their turn (or remind them); how many were told."""
-    state = game_state(game=game)
-    sent = 0
-    for seat in rules.seats_to_move(state):
-        user = users.get(seat)
-        if user is None:
-            continue
-        notification_send(
-            user=user,
-            kind=Kind.REMINDER if reminder else Kind.YOUR_TURN,
-            title=_turn_title(state, seat, game.room, reminder=reminder),
-            body=_turn_body(state, seat, game, game.room),
-            url=_game_url(game),
-            email=user.email_reminders if reminder else user.email_on_turn,
-        )
-        sent += 1
-    return sent
-
-
-# --- the turn passed ---------------------------------------------------------------------------
-
-
-def turn_notify(*, game_id: int, version: int, turn_started: datetime | None) -> int:
-    """Tell the players now to move (or, once the quest is over, everyone the outcome).
-
-    Called by the `play.turn_passed` task that the action service enqueues after a commit that
-    changed the seats to move. If the turn has changed again since (`turn_started` differs), a
-    newer task tells the newer story and this one sends nothing. Returns how many were sent.
-    """
-    game = _game(game_id)
-    if game is None or game.turn_started != turn_started or game.version < version:
-        return 0
-    room = game.room
-    users = _seat_users(game)
-    url = _game_url(game)
-    sent = 0
-    with transaction.atomic():
-        if game.outcome:
-            winner = "the heroes won" if game.outcome == "heroes" else "Zargon won"
-            for player in users.values():
-                notification_send(
-                    user=player,
-                    kind=Kind.GAME_OVER,
-                    title=f"Game over in {room.name}: {winner}",
-                    body=f"{room.quest.name} has ended: {winner}.",
-                    url=url,
-                    email=player.email_on_turn,
-                )
-                sent += 1
-            return sent
-        sent += _notify_seats_to_move(game, users, reminder=False)
-    return sent
+def _clock(game: Game, state: rules.State) -> TurnClock | None:
+    return game_clock(game, state, seat_users(game))
 
 
 # --- the sweep ---------------------------------------------------------------------------------
@@ -187,8 +82,13 @@ class SweepReport:
 
 
 def _games_in_play() -> QuerySet[Game]:
+    """Games whose clock runs. The queries below are a first cut on `turn_started` alone (an
+    away player's clock only starts later); each game is then judged on its full clock."""
     return Game.objects.filter(
-        outcome="", room__status=Room.Status.PLAYING, turn_started__isnull=False
+        outcome="",
+        room__status=Room.Status.PLAYING,
+        turn_started__isnull=False,
+        paused_at__isnull=True,
     )
 
 
@@ -251,17 +151,11 @@ def game_remind(*, game_id: int, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     with transaction.atomic():
         game = _game(game_id, lock=True)
-        room = game.room if game is not None else None
-        if (
-            game is None
-            or room is None
-            or game.outcome
-            or room.status != Room.Status.PLAYING
-            or game.reminded_at is not None
-            or game.turn_started is None
-            or room.reminder_after is None
-            or game.turn_started + room.reminder_after >= now
-        ):
+        if game is None or game.outcome or game.room.status != Room.Status.PLAYING:
+            return False
+        state = game_state(game=game)
+        clock = _clock(game, state)
+        if clock is None or clock.remind_at is None or clock.remind_at >= now:
             return False
         # The conditional update is the "once": a racing sweep finds reminded_at set.
         claimed = Game.objects.filter(
@@ -269,7 +163,7 @@ def game_remind(*, game_id: int, now: datetime | None = None) -> bool:
         ).update(reminded_at=now)
         if not claimed:
             return False
-        _notify_seats_to_move(game, _seat_users(game), reminder=True)
+        turn_notices_send(game=game, state=state, reminder=True)
     return True
 
 
@@ -311,10 +205,13 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
             return False
         room = game.room
         limit = room.turn_time_limit
-        if room.status != Room.Status.PLAYING or limit is None or game.turn_started + limit >= now:
+        if room.status != Room.Status.PLAYING or limit is None:
+            return False
+        state = game_state(game=game)
+        clock = _clock(game, state)
+        if clock is None or clock.deadline is None or clock.deadline >= now:
             return False
         started = game.turn_started
-        state = game_state(game=game)
         seats = rules.seats_to_move(state)
         if len(seats) != 1:
             return False
@@ -350,29 +247,5 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
             state = game_state(game=game)
         if not applied:
             return False
-        _notify_timed_out(game, seat, limit)
+        timeout_notice_send(game=game, seat=seat, limit=limit)
     return True
-
-
-def _notify_timed_out(game: Game, seat: int, limit: timedelta) -> None:
-    user = _seat_users(game).get(seat)
-    if user is None:
-        return
-    room = game.room
-    if seat == ZARGON_SEAT:
-        title = f"Zargon's phase in {room.name} timed out"
-        body = (
-            f"You had {_duration_text(limit)}; the built-in monster AI played the monsters "
-            "for you this round."
-        )
-    else:
-        title = f"Your turn in {room.name} timed out"
-        body = f"You had {_duration_text(limit)}; your heroes' turn was ended for you."
-    notification_send(
-        user=user,
-        kind=Kind.TIMEOUT,
-        title=title,
-        body=body,
-        url=_game_url(game),
-        email=user.email_reminders,
-    )

@@ -8,7 +8,9 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
+from apps.notifications.services import notification_mark_read
 from apps.play.errors import GameNotFound, PlayError
+from apps.play.notices import game_topic
 from apps.play.selectors import game_membership, game_seat_view, lobby_for
 from apps.play.services import CHAT_MAX_LENGTH, game_launch
 
@@ -47,6 +49,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         game, seat = game_membership(game_id=game_id, user=request.user)
     except GameNotFound:
         raise Http404("There is no such game.") from None
+    assert isinstance(request.user, User)
+    notification_mark_read(user=request.user, topic=game_topic(game_id=game.pk))
     view = game_seat_view(game=game, seat=seat)
     context = {
         "game": game,

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 
 from apps.accounts.models import User
 from config.celery import app
@@ -38,3 +39,11 @@ def celery_eager() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def html_part(email: EmailMessage) -> str:
+    """The HTML alternative of an email (every notification email has one)."""
+    assert isinstance(email, EmailMultiAlternatives)
+    [(html, mimetype)] = email.alternatives
+    assert mimetype == "text/html"
+    return str(html)

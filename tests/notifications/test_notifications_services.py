@@ -1,4 +1,4 @@
-"""notification_send: stored, emailed (plain text, absolute link) and pushed after commit."""
+"""notification_send: stored in the caller's transaction, delivered (pushed, emailed) after it."""
 
 from typing import Any
 
@@ -15,7 +15,7 @@ from apps.notifications.services import (
     user_group,
 )
 
-from .conftest import make_user
+from .conftest import html_part, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -49,14 +49,16 @@ def test_a_notification_is_stored_and_emailed_after_commit(
     assert "Round 2: the party is waiting for you." in email.body
     assert "https://vault.example.org/games/7/" in email.body
     assert "https://vault.example.org/accounts/profile/" in email.body  # where to turn it off
-    assert not getattr(email, "alternatives", None)  # plain text
+    assert 'href="https://vault.example.org/games/7/"' in html_part(email)
+    stored.refresh_from_db()
+    assert stored.delivered_at is not None and stored.email_status == "sent"
 
 
-def test_no_email_unless_asked(django_capture_on_commit_callbacks: Any) -> None:
+def test_no_email_when_the_sender_says_so(django_capture_on_commit_callbacks: Any) -> None:
     user = make_user()
     with django_capture_on_commit_callbacks(execute=True):
         send(user, email=False)
-    assert Notification.objects.count() == 1 and mail.outbox == []
+    assert Notification.objects.get().email_status == "none" and mail.outbox == []
 
 
 def test_a_rolled_back_transaction_sends_nothing(
@@ -79,10 +81,11 @@ def test_a_failing_mail_server_does_not_break_the_sender(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise OSError("mail server down")
 
-    monkeypatch.setattr("apps.notifications.services.send_mail", broken)
+    monkeypatch.setattr("django.core.mail.EmailMultiAlternatives.send", broken)
     with django_capture_on_commit_callbacks(execute=True):
         send(make_user())
-    assert Notification.objects.count() == 1
+    stored = Notification.objects.get()
+    assert stored.delivered_at is None  # still in the outbox: the sweep tries again later
 
 
 def test_unread_counts_and_marking_read_are_per_user() -> None:

@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.core import mail
 from django.test import Client
 
+from apps.accounts.models import User
 from apps.notifications.models import Notification
 from apps.play.models import ChatMessage, Game
 from apps.play.services import game_group
@@ -130,7 +131,7 @@ def test_zargon_speaks_as_the_narrator_and_no_one_else_may(make_game: GameMaker)
     assert texts(client_for(users[2]), game)[-1] == "The torches gutter."
 
 
-def test_chat_sends_no_notification_and_no_email(
+def test_chat_sends_no_notification_and_no_email_by_default(
     make_game: GameMaker, django_capture_on_commit_callbacks: Capture
 ) -> None:
     game, users = make_game(3)
@@ -142,6 +143,23 @@ def test_chat_sends_no_notification_and_no_email(
 
     assert Notification.objects.count() == 0
     assert mail.outbox == []
+
+
+def test_only_a_player_who_asked_for_table_talk_by_email_gets_one(
+    make_game: GameMaker, django_capture_on_commit_callbacks: Capture
+) -> None:
+    game, users = make_game(3)
+    User.objects.filter(pk__in=[users[1].pk, users[2].pk]).update(email_chat=True)
+    Notification.objects.all().delete()
+    mail.outbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        say(client_for(users[2]), game, "Anyone there?")  # the speaker is not told
+
+    [note] = Notification.objects.all()
+    assert note.user == users[1] and note.kind == "chat"
+    assert note.title == f"{users[2]} in {game.room.name}" and note.body == "Anyone there?"
+    assert [m.to for m in mail.outbox] == [[users[1].email]]
 
 
 # --- who may read and post ---------------------------------------------------------------------

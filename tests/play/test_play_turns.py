@@ -11,7 +11,7 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.core import mail
-from django.db import connection
+from django.db import OperationalError, connection
 from django.utils import timezone
 
 from apps import rules
@@ -124,7 +124,7 @@ def test_the_next_seat_is_told_and_emailed_only_if_it_wants(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game, users = launch(make_room)
-    User.objects.filter(pk=users[3].pk).update(email_on_turn=False)
+    User.objects.filter(pk=users[3].pk).update(turn_email="never")
     mail.outbox.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -187,22 +187,6 @@ def test_zargons_phase_and_the_end_reach_the_players_and_no_one_else(
     assert notes(stranger) == []
 
 
-def test_a_broken_broker_does_not_break_the_action(
-    make_room: RoomMaker,
-    django_capture_on_commit_callbacks: Capture,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    def down(*args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("broker down")
-
-    monkeypatch.setattr("apps.play.tasks.turn_passed.delay", down)
-    with django_capture_on_commit_callbacks(execute=True):
-        game, _ = launch(make_room)
-        end_turn(game, "barbarian")
-    game.refresh_from_db()
-    assert game.version == 1 and not Notification.objects.exists()
-
-
 # --- reminders ---------------------------------------------------------------------------------
 
 
@@ -210,7 +194,7 @@ def test_a_reminder_is_sent_once_per_turn(
     make_room: RoomMaker, django_capture_on_commit_callbacks: Capture, time_machine: Any
 ) -> None:
     game, users = launch(make_room, reminder=HOUR)
-    User.objects.filter(pk=users[3].pk).update(email_reminders=False)
+    User.objects.filter(pk=users[3].pk).update(turn_email="digest")
     start = timezone.now()
 
     time_machine.move_to(start + timedelta(minutes=59))
@@ -233,7 +217,8 @@ def test_a_reminder_is_sent_once_per_turn(
     game.refresh_from_db()
     assert game.reminded_at is not None
 
-    # The next turn is a new clock: reminded again, this player without an email.
+    # The next turn is a new clock: reminded again, this player (turn news in a digest) without
+    # an email.
     mail.outbox.clear()
     end_turn(game, "barbarian")
     game.refresh_from_db()
@@ -255,11 +240,12 @@ def test_games_without_limits_or_over_are_left_alone(
     Game.objects.filter(pk=over.pk).update(outcome="zargon")
     Room.objects.filter(pk=over.room_id).update(status=Room.Status.FINISHED)
     time_machine.move_to(timezone.now() + timedelta(days=30))
+    launched = Notification.objects.count()  # the launches' "your turn"
 
     report = turns_sweep()
 
     assert (report.reminded, report.timed_out, report.failed) == ([], [], [])
-    assert not Notification.objects.exists()
+    assert Notification.objects.count() == launched
 
 
 # --- timeouts ----------------------------------------------------------------------------------
@@ -475,7 +461,9 @@ def test_the_room_form_sets_the_turn_time_limit_and_reminder(make_room: RoomMake
 def test_beat_sweeps_every_minute() -> None:
     entry = settings.CELERY_BEAT_SCHEDULE["play.sweep_turns"]
     assert entry["task"] == "play.sweep_turns" and entry["schedule"] == 60.0
-    assert "play.sweep_turns" in app.tasks and "play.turn_passed" in app.tasks
+    assert "play.sweep_turns" in app.tasks and "notifications.deliver" in app.tasks
+    outbox = settings.CELERY_BEAT_SCHEDULE["notifications.deliver_pending"]
+    assert outbox["task"] == "notifications.deliver_pending" and outbox["schedule"] == 60.0
 
 
 # --- through a real worker and on PostgreSQL ---------------------------------------------------
@@ -501,9 +489,20 @@ def real_worker() -> Iterator[None]:
 
 def wait_for(check: Callable[[], bool], seconds: float = 20) -> None:
     deadline = time.monotonic() + seconds
-    while not check():
+    while not _answers(check):
         assert time.monotonic() < deadline, "the worker did not get there in time"
         time.sleep(0.1)
+
+
+def _answers(check: Callable[[], bool]) -> bool:
+    """The check, where a table the worker is writing counts as "not yet": the test database
+    on SQLite is in memory with a shared cache, whose table locks do not wait."""
+    try:
+        return check()
+    except OperationalError as error:
+        if "locked" not in str(error):
+            raise
+        return False
 
 
 @pytest.mark.django_db(transaction=True)

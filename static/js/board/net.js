@@ -81,6 +81,8 @@ export function socketUrl(raw) {
  * A websocket that reconnects with backoff. Callbacks: onFrame(obj), onOpen(), onState("live" |
  * "connecting" | "offline").
  */
+const HEARTBEAT_MS = 30000;
+
 export class LiveSocket {
   constructor(url, { onFrame, onOpen, onState }) {
     this.url = url;
@@ -112,6 +114,11 @@ export class LiveSocket {
       this.attempt = 0;
       this.onState("live");
       this.onOpen();
+      // The heartbeat keeps our presence fresh: no email about a game we are watching.
+      clearInterval(this.heartbeat);
+      this.heartbeat = setInterval(() => {
+        if (this.ws === ws && ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}');
+      }, HEARTBEAT_MS);
     });
     ws.addEventListener("message", (e) => {
       let frame;

@@ -1,0 +1,165 @@
+"""What players are told about a game: whose turn it is, reminders, timeouts, the end.
+
+Written into the notifications outbox inside the transaction that changed the game (so a
+broker outage cannot lose them), one per turn change per player: a player whose seat keeps the
+turn (their next hero) is not told again. Each notification's topic is the game (`game_topic`):
+opening the game marks them read, and a player watching it gets no email about it.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.urls import reverse
+
+from apps import rules
+from apps.accounts.models import User
+from apps.accounts.services import user_zone
+from apps.notifications.services import Kind, notification_send
+from apps.play.clock import TurnClock, game_clock, seat_users
+from apps.play.models import Game
+from apps.rooms.models import Room
+from apps.rooms.services import ZARGON_SEAT
+from apps.rules.data import display_name
+
+
+def game_topic(*, game_id: int) -> str:
+    """The notification topic (and presence topic) of one game."""
+    return f"game-{game_id}"
+
+
+def game_url(game: Game) -> str:
+    return reverse("play:game", args=[game.pk])
+
+
+def duration_text(duration: timedelta) -> str:
+    minutes = int(duration.total_seconds() // 60)
+    if minutes % 60:
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    hours = minutes // 60
+    return f"{hours} hour{'s' if hours != 1 else ''}"
+
+
+def _deadline_text(clock: TurnClock | None, room: Room, user: User) -> str:
+    if clock is None or clock.deadline is None or room.turn_time_limit is None:
+        return ""
+    zone = user_zone(user)
+    deadline = clock.deadline.astimezone(zone)
+    return (
+        f" Turns here last {duration_text(room.turn_time_limit)}: this one ends automatically "
+        f"at {deadline:%H:%M on %a %d %b} ({zone.key})."
+    )
+
+
+def _turn_title(state: rules.State, seat: int, room: Room, *, reminder: bool = False) -> str:
+    prefix = "Reminder: " if reminder else ""
+    if seat == ZARGON_SEAT:
+        return f"{prefix}Zargon's phase in {room.name}"
+    hero = state.turn.hero
+    who = f": {display_name(hero)}" if hero else ""
+    return f"{prefix}Your turn in {room.name}{who}"
+
+
+def _turn_body(
+    state: rules.State, seat: int, clock: TurnClock | None, room: Room, user: User
+) -> str:
+    if seat == ZARGON_SEAT:
+        text = f"Round {state.round}: the heroes have moved and the monsters await your command."
+    else:
+        text = f"Round {state.round}: the party is waiting for you."
+    return text + _deadline_text(clock, room, user)
+
+
+def turn_notices_send(*, game: Game, state: rules.State, reminder: bool = False) -> int:
+    """Tell each player now to move (or, once the quest is over, everyone the outcome).
+
+    Called in the transaction that changed the seats to move (or by the reminder sweep); how
+    many notifications were written. Players who turned reminders off get none.
+    """
+    room = game.room
+    users = seat_users(game)
+    topic = game_topic(game_id=game.pk)
+    url = game_url(game)
+    if game.outcome:
+        outcome = {
+            "heroes": "the heroes won",
+            "zargon": "Zargon won",
+            "abandoned": "the game was ended by an administrator",
+        }.get(game.outcome, game.outcome)
+        for player in users.values():
+            notification_send(
+                user=player,
+                kind=Kind.GAME_OVER,
+                title=f"Game over in {room.name}: {outcome}",
+                body=f"{room.quest.name} has ended: {outcome}.",
+                url=url,
+                topic=topic,
+            )
+        return len(users)
+    clock = game_clock(game, state, users)
+    sent = 0
+    for seat in rules.seats_to_move(state):
+        user = users.get(seat)
+        if user is None or (reminder and not user.reminders):
+            continue
+        notification_send(
+            user=user,
+            kind=Kind.REMINDER if reminder else Kind.YOUR_TURN,
+            title=_turn_title(state, seat, room, reminder=reminder),
+            body=_turn_body(state, seat, clock, room, user),
+            url=url,
+            topic=topic,
+        )
+        sent += 1
+    return sent
+
+
+def timeout_notice_send(*, game: Game, seat: int, limit: timedelta) -> None:
+    """Tell the player whose turn ran out what was done for them."""
+    user = seat_users(game).get(seat)
+    if user is None:
+        return
+    room = game.room
+    if seat == ZARGON_SEAT:
+        title = f"Zargon's phase in {room.name} timed out"
+        body = (
+            f"You had {duration_text(limit)}; the built-in monster AI played the monsters "
+            "for you this round."
+        )
+    else:
+        title = f"Your turn in {room.name} timed out"
+        body = f"You had {duration_text(limit)}; your heroes' turn was ended for you."
+    notification_send(
+        user=user,
+        kind=Kind.TIMEOUT,
+        title=title,
+        body=body,
+        url=game_url(game),
+        topic=game_topic(game_id=game.pk),
+    )
+
+
+CHAT_NOTICE_BODY_LENGTH = 300
+
+
+def chat_notices_send(*, game: Game, speaker: User, name: str, text: str) -> int:
+    """Tell the game's other players who asked for table talk by email (`email_chat`) that
+    someone spoke; nobody else hears of it outside the game. How many were written.
+
+    The notifications app still sends no email to a player who has the game open.
+    """
+    room = game.room
+    listeners = [
+        user for user in seat_users(game).values() if user.pk != speaker.pk and user.email_chat
+    ]
+    body = text if len(text) <= CHAT_NOTICE_BODY_LENGTH else text[:CHAT_NOTICE_BODY_LENGTH] + "…"
+    for user in listeners:
+        notification_send(
+            user=user,
+            kind=Kind.CHAT,
+            title=f"{name} in {room.name}",
+            body=body,
+            url=game_url(game),
+            topic=game_topic(game_id=game.pk),
+        )
+    return len(listeners)

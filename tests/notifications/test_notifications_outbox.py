@@ -1,0 +1,88 @@
+"""The outbox: a notification waits in its row until delivered, and is delivered once."""
+
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.db import transaction
+from django.utils import timezone
+
+from apps.notifications.models import Notification
+from apps.notifications.services import (
+    DELIVERY_LEASE,
+    notification_deliver,
+    notification_send,
+    notifications_deliver_pending,
+)
+from apps.notifications.tasks import deliver_pending
+from config.celery import app
+
+from .conftest import make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+UNREACHABLE_BROKER = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+
+
+@pytest.fixture
+def broker_down() -> Iterator[None]:
+    """Tasks really go to a broker, and that broker is unreachable."""
+    saved = app.conf.task_always_eager, app.conf.broker_url
+    app.conf.task_always_eager, app.conf.broker_url = False, UNREACHABLE_BROKER
+    app._pool = None  # the producer pool was built for the old URL
+    yield
+    app.conf.task_always_eager, app.conf.broker_url = saved
+    app._pool = None
+
+
+def test_a_notification_written_while_the_broker_is_down_is_delivered_once_it_returns(
+    broker_down: None, time_machine: Any
+) -> None:
+    alice = make_user()
+    with transaction.atomic():
+        notification_send(user=alice, kind="your_turn", title="Your turn", url="/games/1/")
+    # Committed, the delivery task could not be enqueued: the row waits in the outbox.
+    stored = Notification.objects.get()
+    assert stored.delivered_at is None and stored.email_status == "pending"
+    assert mail.outbox == []
+
+    app.conf.task_always_eager = True  # the broker is back (and runs the beat's task here)
+    time_machine.move_to(timezone.now() + timedelta(minutes=1))
+    assert deliver_pending.delay().get() == 1
+    assert deliver_pending.delay().get() == 0
+    assert notifications_deliver_pending() == 0
+
+    [email] = mail.outbox
+    assert email.to == [alice.email] and email.subject == "Your turn"
+    stored.refresh_from_db()
+    assert stored.delivered_at is not None and stored.email_status == "sent"
+
+
+def test_a_claimed_notification_is_left_to_its_deliverer_until_the_lease_runs_out(
+    time_machine: Any,
+) -> None:
+    alice = make_user()
+    with transaction.atomic():
+        notification_send(user=alice, kind="your_turn", title="Your turn", email=False)
+    stored = Notification.objects.get()
+    # A worker claimed it and died before marking it delivered.
+    Notification.objects.filter(pk=stored.pk).update(
+        delivered_at=None, claimed_until=timezone.now() + DELIVERY_LEASE
+    )
+    time_machine.move_to(timezone.now() + timedelta(minutes=1))
+    assert notifications_deliver_pending() == 0
+    assert notification_deliver(notification_id=stored.pk) is False
+
+    time_machine.move_to(timezone.now() + DELIVERY_LEASE)
+    assert notifications_deliver_pending() == 1
+    assert notification_deliver(notification_id=stored.pk) is False  # delivered: never again
+
+
+def test_fresh_rows_are_left_to_the_task_their_sender_enqueued(time_machine: Any) -> None:
+    alice = make_user()
+    Notification.objects.create(user=alice, kind="your_turn", title="Just written")
+    assert notifications_deliver_pending() == 0
+    time_machine.move_to(timezone.now() + timedelta(seconds=30))
+    assert notifications_deliver_pending() == 1
