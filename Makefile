@@ -67,4 +67,4 @@ superuser: migrate
 	$(BIN)/python manage.py createsuperuser
 
 clean:
-	rm -rf $(VENV) var/db.sqlite3 var/celery var/staticfiles
+	rm -rf $(VENV) var/db.sqlite3* var/channels.sqlite3* var/celery var/staticfiles

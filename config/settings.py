@@ -1,7 +1,8 @@
 """Settings for every environment, read from the environment (12-factor).
 
-With nothing set this runs self-contained: SQLite in var/, the in-memory channel layer, Celery on
-kombu's filesystem transport (a real worker and beat, no server), console email.
+With nothing set this runs self-contained: SQLite in var/ (WAL), a channel layer in a SQLite file
+shared by the web server and the worker, Celery on kombu's filesystem transport (a real worker
+and beat, no server), console email.
 Set DATABASE_URL and REDIS_URL to run on PostgreSQL and Redis. `config.production` hardens it.
 """
 
@@ -81,8 +82,15 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Wait on a locked SQLite file instead of failing: web, worker and beat share it.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    # Web, worker and beat share the file. WAL lets readers run beside the one writer; IMMEDIATE
+    # takes the write lock when a transaction begins, so two transactions never deadlock upgrading
+    # a read lock (SQLite would fail one at once with "database is locked", whatever the timeout);
+    # a writer waits up to `timeout` seconds for the lock instead of failing.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -114,22 +122,42 @@ STORAGES = {
 }
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Seconds any request-side use of Redis may take (pokes, broker publishes, /healthz): a frozen
+# Redis must never hold a request (docs/operations.md, "Outages").
+REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
+# Seconds each /healthz check may take (they run side by side): the answer comes within ~2 s.
+HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.5)
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # No socket_timeout: consumers block on Redis for up to 5 s by design. The sends
+            # from requests are bounded by `group_poke` instead.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": REDIS_TIMEOUT}]},
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Web server and worker are separate processes even on the embedded default: they meet in a
+    # SQLite file (config/channel_layer.py says why this and not an in-process layer).
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "config.channel_layer.SQLiteChannelLayer",
+            "CONFIG": {
+                "path": env.str("CHANNEL_LAYER_FILE", default=str(VAR_DIR / "channels.sqlite3"))
+            },
+        }
+    }
 
 # The cache holds the chat rate limits: shared through Redis when there is one (several web
 # processes), else Django's per-process memory cache (the embedded profile's single web process).
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
+        }
     }
 
 # Celery. Without Redis, kombu's filesystem transport lets a real worker and beat run with no
@@ -141,13 +169,24 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # Tests that start their own worker give it a folder of its own.
+    CELERY_FILESYSTEM_DIR = Path(env.str("CELERY_FILESYSTEM_DIR", default=str(VAR_DIR / "celery")))
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(VAR_DIR / "celery" / "queue"),
-        "data_folder_out": str(VAR_DIR / "celery" / "queue"),
-        "processed_folder": str(VAR_DIR / "celery" / "processed"),
-        "control_folder": str(VAR_DIR / "celery" / "control"),
+        "data_folder_in": str(CELERY_FILESYSTEM_DIR / "queue"),
+        "data_folder_out": str(CELERY_FILESYSTEM_DIR / "queue"),
+        "processed_folder": str(CELERY_FILESYSTEM_DIR / "processed"),
+        "control_folder": str(CELERY_FILESYSTEM_DIR / "control"),
         "store_processed": False,
     }
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A publish from a request gives up after REDIS_TIMEOUT, once, instead of hanging on a
+    # frozen Redis; what it carried waits in an outbox for the sweeps (notifications).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_timeout": REDIS_TIMEOUT,
+        "socket_connect_timeout": REDIS_TIMEOUT,
+    }
+    CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
+    CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Turns over days: reminders and timeouts (apps/play/turns.py). A sweep nobody ran within
@@ -168,6 +207,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 # Table talk: how many chat messages one user may send (django-ratelimit's rate syntax).
 CHAT_RATE = env.str("CHAT_RATE", default="10/m")
+RATELIMIT_FAIL_OPEN = True  # a cache that cannot count lets the message through
 
 # Solo rooms: the monster AI's pause between two actions, so that open boards draw each step.
 ZARGON_AI_STEP_SECONDS = env.float("ZARGON_AI_STEP_SECONDS", default=0.25)

@@ -5,6 +5,8 @@ exports DATABASE_URL and REDIS_URL, and a skip there would hide a broken service
 """
 
 import os
+import shutil
+import tempfile
 from typing import Any
 
 import pytest
@@ -31,6 +33,29 @@ def redis_url() -> str:
     if not settings.REDIS_URL:
         _skip_or_fail("needs Redis (set REDIS_URL)")
     return str(settings.REDIS_URL)
+
+
+_LAYER_FOLDER = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give this test run a channel-layer file of its own (the SQLite layer, without Redis).
+
+    The daphne and worker processes that tests start inherit it through the environment, so they
+    share it with this process; a `make run` or another test run in the same checkout does not.
+    """
+    backend: dict[str, Any] = settings.CHANNEL_LAYERS["default"]
+    if backend["BACKEND"] == "config.channel_layer.SQLiteChannelLayer":
+        folder = tempfile.mkdtemp(prefix="channel-layer-")
+        config.stash[_LAYER_FOLDER] = folder
+        path = os.path.join(folder, "channels.sqlite3")
+        os.environ["CHANNEL_LAYER_FILE"] = path
+        backend["CONFIG"] = {**backend.get("CONFIG", {}), "path": path}
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if folder := config.stash.get(_LAYER_FOLDER, None):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 _REAL_SERVICE_FIXTURES = {"postgres": "PostgreSQL", "redis_url": "Redis"}

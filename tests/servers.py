@@ -8,7 +8,9 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,27 +42,37 @@ def server_env(**overrides: str) -> dict[str, str]:
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "SECRET_KEY": settings.SECRET_KEY,
         "LOG_LEVEL": "WARNING",
+        "HEALTH_CHECK_TIMEOUT": "10",  # a busy test machine is not an outage
         **overrides,
     }
 
 
-def _wait_until_serving(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
+def _wait_until_serving(
+    base: str, process: subprocess.Popen[bytes], log: Path, *, healthy: bool
+) -> None:
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise AssertionError(f"daphne at {base} exited:\n{log.read_text()}")
         try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=5) as response:
                 if response.status == 200:
                     return
+        except urllib.error.HTTPError as error:
+            if error.code == 503 and not healthy:
+                return  # serving, and saying what is down: what a fault test wants
+            time.sleep(0.2)
         except OSError:
             time.sleep(0.2)
     raise AssertionError(f"daphne at {base} did not start:\n{log.read_text()}")
 
 
 @contextmanager
-def daphne(env: dict[str, str], log_dir: Path) -> Iterator[str]:
-    """A daphne process serving the whole site with `env`; yields its base URL."""
+def daphne(env: dict[str, str], log_dir: Path, *, healthy: bool = True) -> Iterator[str]:
+    """A daphne process serving the whole site with `env`; yields its base URL.
+
+    It is ready once `/healthz` answers 200 (or, unless `healthy`, 503 naming what is down).
+    """
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = log_dir / f"daphne-{port}.log"
@@ -72,7 +84,7 @@ def daphne(env: dict[str, str], log_dir: Path) -> Iterator[str]:
         stderr=subprocess.STDOUT,
     )
     try:
-        _wait_until_serving(base, process, log)
+        _wait_until_serving(base, process, log, healthy=healthy)
         yield base
     finally:
         process.terminate()
@@ -80,3 +92,35 @@ def daphne(env: dict[str, str], log_dir: Path) -> Iterator[str]:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@contextmanager
+def frozen_redis() -> Iterator[str]:
+    """A "Redis" that accepts connections and never answers (a hung server, not a dead one).
+
+    Yields its redis:// URL; every connection is held open, unread, until the end.
+    """
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    server.settimeout(0.2)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:  # the accept timed out: look at `stop` again
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield f"redis://127.0.0.1:{server.getsockname()[1]}/0"
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        for conn in held:
+            conn.close()
+        server.close()

@@ -20,6 +20,7 @@ from settings.SITE_URL, and a signed one-click unsubscribe link (`List-Unsubscri
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -153,20 +154,36 @@ def notifications_deliver_pending(*, now: datetime | None = None) -> int:
     return delivered
 
 
-def _push(notification: Notification) -> None:
+def group_poke(*, group: str, message: dict[str, Any]) -> bool:
+    """Send `message` to the sockets of a channel group; False if it could not be sent.
+
+    A poke is a courtesy (clients catch up on their next fetch), so a frozen or unreachable
+    Redis costs the caller at most `settings.REDIS_TIMEOUT` seconds, never a hung request.
+    """
     layer = get_channel_layer()
     if layer is None:
-        return
+        return False
+
+    async def send() -> None:
+        await asyncio.wait_for(layer.group_send(group, message), timeout=settings.REDIS_TIMEOUT)
+
+    try:
+        async_to_sync(send)()
+    except Exception as exc:  # TimeoutError included: whatever Redis does, the caller goes on
+        logger.warning("could not poke %s: %s", group, type(exc).__name__)
+        return False
+    return True
+
+
+def _push(notification: Notification) -> None:
+    # The notification is stored; if the poke fails the page shows it on the next load.
     message = {
         "type": "notification.new",
         "title": notification.title,
         "body": notification.body,
         "url": notification.url,
     }
-    try:
-        async_to_sync(layer.group_send)(user_group(user_id=notification.user_id), message)
-    except Exception:  # the notification is stored; the page shows it on the next load
-        logger.exception("could not push notification %s", notification.pk)
+    group_poke(group=user_group(user_id=notification.user_id), message=message)
 
 
 def _email_route(notification: Notification, now: datetime) -> str:

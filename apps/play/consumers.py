@@ -17,11 +17,13 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from apps.accounts.models import User
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
 from apps.play.notices import game_topic
-from apps.play.selectors import game_chat_message, game_membership, game_view
+from apps.play.selectors import game_chat_message, game_ids_in_play, game_membership, game_view
 from apps.play.services import game_group
+from apps.rooms.services import LOBBY_GROUP
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 
@@ -120,3 +122,56 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def _error(self, error: str) -> None:
         await self.send_json({"type": "error", "error": error})
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """The lobby's websocket (`/ws/lobby/`): content-free pokes when the lobby would change.
+
+    It listens to every room's changes (rooms created, filled, launched, finished) and to the
+    games its user plays in, and sends only `{"type": "changed"}`: the page then fetches itself
+    again, so the socket carries nothing the page would not show. The games are looked up when
+    the socket connects and again on each room change (a launch adds one).
+    """
+
+    games: frozenset[int] = frozenset()
+    listening = False
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.accept()
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        # Join before accepting: once the socket is open, no change can slip past it.
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        self.listening = True
+        await self._follow_games(user)
+        await self.accept()
+
+    async def _follow_games(self, user: User) -> None:
+        games = frozenset(await database_sync_to_async(game_ids_in_play)(user=user))
+        for game_id in games - self.games:
+            await self.channel_layer.group_add(game_group(game_id=game_id), self.channel_name)
+        for game_id in self.games - games:
+            await self.channel_layer.group_discard(game_group(game_id=game_id), self.channel_name)
+        self.games = games
+
+    async def disconnect(self, code: int) -> None:
+        if self.listening:
+            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+            for game_id in self.games:
+                await self.channel_layer.group_discard(
+                    game_group(game_id=game_id), self.channel_name
+                )
+            self.listening, self.games = False, frozenset()
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if self.listening and isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def room_changed(self, message: dict[str, Any]) -> None:
+        await self._follow_games(self.scope["user"])
+        await self.send_json({"type": "changed"})
+
+    async def game_changed(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "changed"})

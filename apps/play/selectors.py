@@ -243,6 +243,13 @@ def _seat_shown_name(room: Room, seats: dict[int, Seat], number: int) -> str:
     return str(seat.user) if seat is not None and seat.user else f"seat {number}"
 
 
+def game_ids_in_play(*, user: User) -> list[int]:
+    """The games `user` holds a seat in that are not over (the lobby follows them live)."""
+    return list(
+        Game.objects.filter(room__seats__user=user, outcome="").values_list("pk", flat=True)
+    )
+
+
 def lobby_for(*, user: User, limit: int = 50) -> Lobby:
     """Open rooms with free seats (and the user's own waiting rooms), and the user's games."""
     my_seat = Seat.objects.filter(room=OuterRef("pk"), user=user).values("number")[:1]

@@ -19,8 +19,6 @@ import re
 import secrets
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
@@ -30,6 +28,7 @@ from django_ratelimit.core import is_ratelimited
 from apps import rules
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
+from apps.notifications.services import group_poke
 from apps.play.errors import (
     ActionRejected,
     ChatRefused,
@@ -63,7 +62,7 @@ from apps.play.selectors import (
 )
 from apps.play.tasks import zargon_ai_enqueue
 from apps.rooms.models import Room
-from apps.rooms.services import room_member_seat
+from apps.rooms.services import room_changed, room_member_seat
 from apps.rules.data import heroes_of_seat
 
 logger = logging.getLogger(__name__)
@@ -124,6 +123,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
+        room_changed(room_id=room.pk)  # seated players' room pages go to the game
         turn_notices_send(game=game, state=state)
     return game
 
@@ -170,16 +170,13 @@ def _setting_change(
 
 
 def _announce(game_id: int, version: int) -> None:
-    """Tell the game's websocket consumers there is a new version (no game content)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            game_group(game_id=game_id), {"type": "game.changed", "version": version}
-        )
-    except Exception:  # the action is committed; clients catch up on their next fetch
-        logger.exception("could not announce version %s of game %s", version, game_id)
+    """Tell the game's websocket consumers there is a new version (no game content).
+
+    The action is committed; if the poke fails clients catch up on their next fetch.
+    """
+    group_poke(
+        group=game_group(game_id=game_id), message={"type": "game.changed", "version": version}
+    )
 
 
 def game_group(*, game_id: int) -> str:
@@ -276,6 +273,7 @@ def quest_apply_action(
         game.save(update_fields=fields)
         if game.outcome:
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
+            room_changed(room_id=game.room_id)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
         if seats_changed:  # tell the players now to move (or everyone the outcome)
@@ -324,30 +322,31 @@ def _chat_text(text: str) -> str:
 
 
 def _chat_too_fast(user_id: int) -> bool:
-    """Count this message against the user's chat rate (`CHAT_RATE`, e.g. "10/m")."""
-    return bool(
-        is_ratelimited(
-            None,
-            group="play.chat",
-            key=lambda group, request: str(user_id),
-            rate=settings.CHAT_RATE,
-            increment=True,
+    """Count this message against the user's chat rate (`CHAT_RATE`, e.g. "10/m").
+
+    If the cache cannot be reached (Redis down), the message goes through: a chat line is worth
+    more than the limit, and nothing user-facing may wait on Redis.
+    """
+    try:
+        return bool(
+            is_ratelimited(
+                None,
+                group="play.chat",
+                key=lambda group, request: str(user_id),
+                rate=settings.CHAT_RATE,
+                increment=True,
+            )
         )
-    )
+    except Exception as exc:
+        logger.warning("chat rate limit unavailable: %s", type(exc).__name__)
+        return False
 
 
 def _announce_chat(game_id: int, message_id: int) -> None:
     """Tell the game's websocket consumers a message was posted (its id only: each consumer
-    reads it back through the membership check)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            game_group(game_id=game_id), {"type": "chat.posted", "id": message_id}
-        )
-    except Exception:  # the message is stored; clients catch up when they reconnect
-        logger.exception("could not announce chat message %s of game %s", message_id, game_id)
+    reads it back through the membership check). The message is stored; if the poke fails,
+    clients catch up when they reconnect."""
+    group_poke(group=game_group(game_id=game_id), message={"type": "chat.posted", "id": message_id})
 
 
 def chat_message_post(

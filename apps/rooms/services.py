@@ -5,10 +5,14 @@ read. Launching is not here: it is a play service that reads these models (rooms
 play) and sets `room.status` to playing.
 """
 
+import functools
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.apps import apps
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
@@ -17,12 +21,16 @@ from apps.accounts.models import User
 from apps.rooms.models import Room, Seat
 from apps.rules.data import heroes_of_seat
 
+logger = logging.getLogger(__name__)
+
 MIN_SEATS = 2
 MAX_SEATS = 5
 ZARGON_SEAT = 1
 NAME_MAX_LENGTH = Room._meta.get_field("name").max_length or 80
 
 SeatRole = Literal["zargon", "heroes"]
+# Every lobby page listens here: a room was created, filled, launched or closed.
+LOBBY_GROUP = "lobby"
 
 
 class RoomError(Exception):
@@ -128,7 +136,33 @@ def room_create(
         Seat.objects.bulk_create(
             Seat(room=room, number=number) for number in range(1, seat_count + 1)
         )
+        room_changed(room_id=room.pk)
     return room
+
+
+def room_group(*, room_id: int) -> str:
+    """The channel group of the sockets of one room's pages."""
+    return f"room-{room_id}"
+
+
+def room_changed(*, room_id: int) -> None:
+    """After commit, poke the room's pages and every lobby: something about the room changed.
+
+    The poke carries nothing but its type; each page fetches again what its user may see.
+    Whoever changes a room (seats, status) calls this inside the transaction.
+    """
+    transaction.on_commit(functools.partial(_poke_room, room_id))
+
+
+def _poke_room(room_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        for group in (room_group(room_id=room_id), LOBBY_GROUP):
+            async_to_sync(layer.group_send)(group, {"type": "room.changed"})
+    except Exception:  # the change is committed; pages catch up on their next load
+        logger.exception("could not announce a change of room %s", room_id)
 
 
 def _locked_room(room_id: int) -> Room:
@@ -170,6 +204,7 @@ def room_seat_take(*, room_id: int, user: User, number: int) -> Seat:
                 seat.save(update_fields=["user"])
         except IntegrityError:  # only reachable if a writer skipped the room lock
             raise RoomError(f"Seat {number} was just taken; choose another.") from None
+        room_changed(room_id=room.pk)
     return seat
 
 
@@ -185,6 +220,7 @@ def room_seat_leave(*, room_id: int, user: User, number: int | None = None) -> N
             raise RoomError(f"You are in seat {seat.number}, not seat {number}.")
         seat.user = None
         seat.save(update_fields=["user"])
+        room_changed(room_id=room.pk)
 
 
 def room_by_invite(*, code: str) -> Room:

@@ -118,6 +118,11 @@ def take_seat(player: Player, number: int) -> None:
     assert "(you)" in player.page.text_content(f"#seat-{number}")
 
 
+def wait_room_live(player: Player) -> None:
+    """The room page's live socket is open (it joined the room's updates before opening)."""
+    player.page.wait_for_selector("[data-live-socket][data-live-state=live]", state="attached")
+
+
 def open_game(player: Player, url: str) -> None:
     response = player.page.goto(url)
     assert response is not None and response.ok
@@ -426,20 +431,30 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
             zargon.page.select_option("#id_seats", "3")
             zargon.page.click("form button[type=submit]")
             zargon.page.wait_for_load_state()
-            room_url = zargon.page.url
             take_seat(zargon, 1)
             invite = zargon.page.input_value("#invite-url")
+            # The host's room page stays open (never reloaded) while the others sit down.
+            wait_room_live(zargon)
+            zargon.page.evaluate("window.__not_reloaded = true")
+            assert zargon.page.get_by_role("button", name="Launch").count() == 0
             for player, number in ((bram, 2), (ilse, 3)):
                 player.page.goto(invite)
                 take_seat(player, number)
-            zargon.page.goto(room_url)
-            zargon.page.get_by_role("button", name="Launch").click()
+                wait_room_live(player)
+                zargon.page.wait_for_function(
+                    "([n, name]) => document.getElementById('seat-' + n).textContent"
+                    ".includes(name)",
+                    arg=[number, player.name],
+                )
+            launch = zargon.page.get_by_role("button", name="Launch")
+            launch.wait_for()  # appeared by itself once every seat was taken
+            assert zargon.page.evaluate("window.__not_reloaded") is True
+            launch.click()
             zargon.page.wait_for_url(re.compile(r"/games/\d+/$"))
             game_url = zargon.page.url
             open_game(zargon, game_url)
             for player in (bram, ilse):
-                player.page.goto(room_url)
-                player.page.get_by_role("link", name="Go to the game").click()
+                # Seated players' room pages take them to the game by themselves.
                 player.page.wait_for_url(game_url)
                 open_game(player, game_url)
                 # The embedded view came with the first navigation; record its source too.

@@ -1,0 +1,69 @@
+"""The lobby's websocket: a content-free poke when a room changes or one of the user's games
+moves; nothing for other people's games."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from apps.accounts.models import User
+from apps.play.services import game_launch, quest_apply_action
+from apps.rooms import services as rooms
+from config.routing import websocket_urlpatterns
+
+from .conftest import GameMaker, RoomMaker, make_user
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+ROLL = {"type": "roll_movement", "hero": "barbarian"}
+
+
+async def listen(user: User) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/")
+    socket.scope["user"] = user
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def test_a_new_room_pokes_every_lobby(make_game: GameMaker) -> None:
+    reader = await sync_to_async(make_user)()
+    lobby = await listen(reader)
+
+    await sync_to_async(rooms.room_create)(host=reader, name="Sunday table", seat_count=3)
+
+    assert await lobby.receive_json_from(timeout=10) == {"type": "changed"}
+    await lobby.disconnect()
+
+
+async def test_a_move_in_my_game_pokes_my_lobby_and_not_a_strangers(
+    make_game: GameMaker,
+) -> None:
+    game, users = await sync_to_async(make_game)(3)
+    stranger = await sync_to_async(make_user)()
+    mine, theirs = await listen(users[3]), await listen(stranger)
+
+    await sync_to_async(quest_apply_action)(
+        game_id=game.pk, seat=2, action=ROLL, expected_version=0, key="roll"
+    )
+
+    assert await mine.receive_json_from(timeout=10) == {"type": "changed"}
+    assert await theirs.receive_nothing(timeout=1)
+    await mine.disconnect()
+    await theirs.disconnect()
+
+
+async def test_a_game_launched_after_the_lobby_opened_is_followed_too(
+    make_room: RoomMaker,
+) -> None:
+    room, users = await sync_to_async(make_room)(3)
+    lobby = await listen(users[2])
+
+    game = await sync_to_async(game_launch)(room_id=room.pk, user=users[1], seed=1)
+    assert await lobby.receive_json_from(timeout=10) == {"type": "changed"}  # the launch
+    await sync_to_async(quest_apply_action)(
+        game_id=game.pk, seat=2, action=ROLL, expected_version=0, key="roll"
+    )
+
+    assert await lobby.receive_json_from(timeout=10) == {"type": "changed"}  # the move
+    await lobby.disconnect()
