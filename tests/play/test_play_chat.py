@@ -1,5 +1,6 @@
 """Table talk: each game's chat, for its players only (stored, paged, live, plain text)."""
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -236,7 +237,10 @@ def test_the_group_message_carries_only_the_message_id(make_game: GameMaker) -> 
 
     message = say(client_for(users[2]), game, "A secret plan").json()
 
-    assert async_to_sync(layer.receive)(channel) == {"type": "chat.posted", "id": message["id"]}
+    async def receive() -> dict[str, Any]:
+        return await asyncio.wait_for(layer.receive(channel), timeout=10)  # fail, never hang
+
+    assert async_to_sync(receive)() == {"type": "chat.posted", "id": message["id"]}
     async_to_sync(layer.group_discard)(game_group(game_id=game.pk), channel)
 
 

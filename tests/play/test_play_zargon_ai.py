@@ -5,6 +5,7 @@ the AI plays each Zargon phase as soon as the heroes are done, through the actio
 announced version per action.
 """
 
+import asyncio
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -153,6 +154,11 @@ def test_after_the_heroes_turns_the_ai_plays_zargons_phase_at_once(
     assert view["round"] == 2 and view["turn"]["seat"] == 2  # the heroes' turn again
 
 
+async def receive_all(layer: Any, channel: str, count: int) -> list[dict[str, Any]]:
+    """`count` messages from a channel (failing, not hanging, if they never come)."""
+    return [await asyncio.wait_for(layer.receive(channel), timeout=10) for _ in range(count)]
+
+
 def test_each_ai_action_is_announced_on_its_own_so_the_board_animates(
     ambush_hall: QuestDefinition, django_capture_on_commit_callbacks: Capture
 ) -> None:
@@ -172,7 +178,7 @@ def test_each_ai_action_is_announced_on_its_own_so_the_board_animates(
         post_action(client, game.pk, {"type": "end_turn", "hero": "wizard"}, before)
 
     game.refresh_from_db()
-    announced = [async_to_sync(layer.receive)(channel) for _ in range(before, game.version)]
+    announced = async_to_sync(receive_all)(layer, channel, game.version - before)
     async_to_sync(layer.group_discard)(game_group(game_id=game.pk), channel)
     assert announced == [
         {"type": "game.changed", "version": v} for v in range(before + 1, game.version + 1)
