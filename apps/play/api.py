@@ -4,9 +4,10 @@ Mounted by config/api.py: `router` at `/api/games`, `launch_router` at `/api/roo
 Games answer 404 to non-members (their existence is not revealed).
 """
 
+import json
 from typing import Any, Literal
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
@@ -15,8 +16,9 @@ from apps.play.selectors import (
     CHAT_PAGE_SIZE,
     chat_message_json,
     game_chat,
+    game_clock_for,
     game_events,
-    game_view,
+    game_view_encoded,
 )
 from apps.play.services import (
     CHAT_MAX_LENGTH,
@@ -24,6 +26,7 @@ from apps.play.services import (
     game_action_submit,
     game_launch,
 )
+from apps.play.table import game_pause, game_resume
 
 router = Router(tags=["games"])
 launch_router = Router(tags=["rooms"])
@@ -55,6 +58,15 @@ class ActionIn(Schema):
 class ActionOut(Schema):
     version: int
     entries: list[dict[str, Any]]
+    view: dict[str, Any] = Field(
+        description="The acting seat's view after the action (as GET view answers), "
+        "so the client needs no GET after a POST."
+    )
+
+
+def _json(text: str) -> HttpResponse:
+    """An answer whose JSON was encoded once, ahead (the seat views are cached as text)."""
+    return HttpResponse(text, content_type="application/json")
 
 
 def _error(exc: PlayError) -> Status[dict[str, Any]]:
@@ -86,7 +98,7 @@ def launch(request: HttpRequest, room_id: int) -> Any:
 )
 def view(request: HttpRequest, game_id: int) -> Any:
     try:
-        return Status(200, game_view(game_id=game_id, user=request.user))
+        return _json(game_view_encoded(game_id=game_id, user=request.user).json)
     except PlayError as exc:
         return _error(exc)
 
@@ -106,7 +118,7 @@ def view(request: HttpRequest, game_id: int) -> Any:
 )
 def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
     try:
-        response = game_action_submit(
+        answer = game_action_submit(
             game_id=game_id,
             user=request.user,
             action=payload.action,
@@ -115,20 +127,77 @@ def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
         )
     except PlayError as exc:
         return _error(exc)
-    return Status(200, {"version": response["version"], "entries": response["entries"]})
+    version, entries = answer.response["version"], json.dumps(answer.response["entries"])
+    return _json(f'{{"version":{version},"entries":{entries},"view":{answer.view.json}}}')
 
 
 @router.get(
     "/{game_id}/events",
     url_name="game_events",
     response={200: list[dict[str, Any]], 404: ErrorOut},
-    summary="The caller's log entries after engine sequence number `after`",
+    summary="The caller's log entries after engine sequence number `after` (or before `before`)",
+    description="Keyset pages, oldest first: ask again with `after` = the last entry's `seq` for "
+    "the next page, or with `before` = the first entry's `seq` for the previous one; "
+    "`before` alone gives the newest entries.",
 )
-def events(request: HttpRequest, game_id: int, after: int = 0, limit: int = 1000) -> Any:
+def events(
+    request: HttpRequest,
+    game_id: int,
+    after: int = 0,
+    before: int | None = None,
+    limit: int = 1000,
+) -> Any:
     try:
-        return Status(
-            200, game_events(game_id=game_id, user=request.user, after=after, limit=limit)
+        entries = game_events(
+            game_id=game_id, user=request.user, after=after, before=before, limit=limit
         )
+        return Status(200, entries)
+    except PlayError as exc:
+        return _error(exc)
+
+
+class ClockOut(Schema):
+    paused: bool
+    deadline: str | None = Field(description="When the turn ends by itself (ISO 8601), if ever.")
+    away_until: str | None = Field(description="An away player to move is back then (ISO 8601).")
+
+
+def _clock_out(game_id: int, request: HttpRequest) -> Any:
+    clock = game_clock_for(game_id=game_id, user=request.user)
+    return Status(
+        200,
+        {
+            "paused": bool(clock and clock.paused),
+            "deadline": clock.deadline.isoformat() if clock and clock.deadline else None,
+            "away_until": clock.away_until.isoformat() if clock and clock.away_until else None,
+        },
+    )
+
+
+@router.post(
+    "/{game_id}/pause",
+    url_name="game_pause",
+    response={200: ClockOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    summary="Stop the turn clock: no deadline, no reminder (host only)",
+)
+def pause(request: HttpRequest, game_id: int) -> Any:
+    try:
+        game_pause(game_id=game_id, user=request.user)
+        return _clock_out(game_id, request)
+    except PlayError as exc:
+        return _error(exc)
+
+
+@router.post(
+    "/{game_id}/resume",
+    url_name="game_resume",
+    response={200: ClockOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    summary="Start the turn clock again; the turn keeps the time it had left (host only)",
+)
+def resume(request: HttpRequest, game_id: int) -> Any:
+    try:
+        game_resume(game_id=game_id, user=request.user)
+        return _clock_out(game_id, request)
     except PlayError as exc:
         return _error(exc)
 

@@ -78,3 +78,9 @@ class ChatTooFast(PlayError):
     """Too many chat messages in a short time: wait a little."""
 
     status = 429
+
+
+class TableRefused(PlayError):
+    """A pause, resume, seat change or ending that the game's state does not allow now."""
+
+    status = 409

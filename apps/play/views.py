@@ -1,18 +1,37 @@
-"""Pages of the play app: the lobby, launching a room's quest, the game page."""
+"""Pages of the play app: the lobby, launching a room's quest, the game page, the rules."""
 
+import re
+from functools import cache
+from pathlib import Path
+
+import markdown
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
+from markdown.extensions.toc import slugify
 
 from apps.accounts.models import User
 from apps.notifications.services import notification_mark_read
 from apps.play.errors import GameNotFound, PlayError
+from apps.play.models import Game
 from apps.play.notices import game_topic
-from apps.play.selectors import game_membership, game_seat_view, lobby_for
+from apps.play.selectors import (
+    game_campaign_id,
+    game_clock_for,
+    game_membership,
+    game_seat_names,
+    game_seat_view,
+    lobby_for,
+)
 from apps.play.services import CHAT_MAX_LENGTH, game_launch
+from apps.play.table import game_pause, game_resume
+
+RULES_FILE = Path(settings.BASE_DIR) / "docs" / "rules.md"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -55,7 +74,14 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "seat": seat,
+        "clock": game_clock_for(game_id=game.pk, user=request.user),
+        "is_host": game.room.host_id == request.user.pk,
         "view_json": view,
+        "seat_names": game_seat_names(game=game),
+        "confirm": request.user.confirm_actions,
+        "rules_url": reverse("play:rules"),
+        "lobby_url": reverse("home"),
+        "armory_url": _campaign_url(game),
         "api_view_url": reverse("api:game_view", args=[game_id]),
         "api_actions_url": reverse("api:game_actions", args=[game_id]),
         "api_events_url": reverse("api:game_events", args=[game_id]),
@@ -64,3 +90,70 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "ws_url": f"/ws/games/{game_id}/",
     }
     return render(request, "play/game.html", context)
+
+
+def _clock_change(request: HttpRequest, game_id: int, *, pause: bool) -> HttpResponse:
+    change = game_pause if pause else game_resume
+    try:
+        change(game_id=game_id, user=request.user)
+    except GameNotFound:
+        raise Http404("There is no such game.") from None
+    except PlayError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            "The game is paused: no deadline runs until you resume it."
+            if pause
+            else "The game is running again; the turn kept the time it had left.",
+        )
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return redirect(target)
+    return redirect("play:game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def pause(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The host stops the turn clock."""
+    return _clock_change(request, game_id, pause=True)
+
+
+@login_required
+@require_POST
+def resume(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The host starts the turn clock again."""
+    return _clock_change(request, game_id, pause=False)
+
+
+def _campaign_url(game: Game) -> str:
+    """The campaign page (with each hero's armory) of a campaign quest, else ""."""
+    campaign_id = game_campaign_id(game=game)
+    return reverse("campaigns:detail", args=[campaign_id]) if campaign_id else ""
+
+
+def _section_slug(value: str, separator: str) -> str:
+    """Numbered sections get stable anchors ("7. Traps" -> "rules-7") that game logs link to."""
+    number = re.match(r"\s*(\d+[a-z]?)\.", value)
+    return f"rules-{number[1]}" if number else slugify(value, separator)
+
+
+@cache
+def _rules_html(mtime: float) -> tuple[str, str]:
+    """docs/rules.md as HTML (body, table of contents); cached per file version."""
+    md = markdown.Markdown(
+        extensions=["tables", "toc"], extension_configs={"toc": {"slugify": _section_slug}}
+    )
+    body = md.convert(RULES_FILE.read_text(encoding="utf-8"))
+    # Wide tables scroll sideways on a phone, in a region the keyboard can reach too.
+    body = body.replace(
+        "<table>", '<div class="table-wrap" tabindex="0" role="region" aria-label="Table"><table>'
+    ).replace("</table>", "</table></div>")
+    return body, str(getattr(md, "toc", ""))
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """The rules this site enforces, from docs/rules.md: reachable from every game."""
+    body, toc = _rules_html(RULES_FILE.stat().st_mtime)
+    return render(request, "play/rules.html", {"rules_html": body, "rules_toc": toc})

@@ -8,7 +8,7 @@ play) and sets `room.status` to playing.
 import functools
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from asgiref.sync import async_to_sync
@@ -16,6 +16,7 @@ from channels.layers import get_channel_layer
 from django.apps import apps
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.rooms.models import Room, Seat
@@ -53,6 +54,7 @@ class SeatSummary:
     role: SeatRole
     heroes: list[str]
     ai: bool = False  # played by the monster AI: nobody can take it
+    away_until: datetime | None = None  # the player is away until then (their clock waits)
 
 
 def _quest_model() -> type[models.Model]:
@@ -223,6 +225,19 @@ def room_seat_leave(*, room_id: int, user: User, number: int | None = None) -> N
         room_changed(room_id=room.pk)
 
 
+def room_cancel(*, room_id: int, user: User) -> str:
+    """The host calls off a room nobody launched: the room and its seats go. Returns its name."""
+    with transaction.atomic():
+        room = _locked_room(room_id)
+        if room.host_id != user.pk:
+            raise RoomError("Only the host can cancel this room.")
+        if room.status != Room.Status.OPEN:
+            raise RoomError("The quest has already started: the room can no longer be cancelled.")
+        name = room.name
+        room.delete()
+    return name
+
+
 def room_by_invite(*, code: str) -> Room:
     room = Room.objects.select_related("host", "quest").filter(invite_code=code).first()
     if room is None:
@@ -288,12 +303,25 @@ def room_seat_summaries(*, room: Room) -> list[SeatSummary]:
             role=room_seat_role(number=seat.number),
             heroes=heroes.get(seat.number, []),
             ai=seat.number < room.first_player_seat,
+            away_until=_away_until(seat.user),
         )
         for seat in room.seats.select_related("user").order_by("number")
     ]
+
+
+def _away_until(user: User | None) -> datetime | None:
+    if user is None or user.away_until is None or user.away_until <= timezone.now():
+        return None
+    return user.away_until
 
 
 def room_game_id(*, room: Room) -> int | None:
     """The launched game's id through the reverse one-to-one `room.game`, or None."""
     game = getattr(room, "game", None)  # a missing related object raises AttributeError too
     return None if game is None else int(game.pk)
+
+
+def room_game_paused(*, room: Room) -> bool:
+    """Has the host paused the launched game's clock? (through the reverse `room.game`)"""
+    game = getattr(room, "game", None)
+    return game is not None and getattr(game, "paused_at", None) is not None
