@@ -97,6 +97,7 @@ def zargon_ai_stalled_games(*, now: datetime) -> QuerySet[Game]:
     """Solo games whose Zargon phase should have been played by now (its task was lost)."""
     return Game.objects.filter(
         outcome="",
+        paused_at__isnull=True,  # the host paused it: the sweep leaves it alone
         room__status=Room.Status.PLAYING,
         room__zargon=Room.Zargon.AI,
         turn_started__lt=now - STALLED_AFTER,
