@@ -4,17 +4,23 @@ Browsers authenticate with their session (CSRF-checked); bots send `Authorizatio
 with a token from `POST /api/auth/token`. Each app contributes a router from its `api.py`.
 """
 
+import logging
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import ValidationError
-from ninja.security import HttpBearer, django_auth
+from ninja.security import HttpBearer, SessionAuth
 
 from apps.accounts.api import router as accounts_router
 from apps.play.api import launch_router
 from apps.play.api import router as play_router
 from apps.rooms.api import router as rooms_router
+from config.errors import DATABASE_UNAVAILABLE, SERVER_ERROR
+
+logger = logging.getLogger(__name__)
 
 
 class BearerToken(HttpBearer):
@@ -27,11 +33,21 @@ class BearerToken(HttpBearer):
         return user
 
 
+class SessionCookie(SessionAuth):
+    """The browser's session. CSRF is checked once someone is signed in: an anonymous write is
+    401 (sign in first), never 403 "CSRF check failed"."""
+
+    def __call__(self, request: HttpRequest) -> object | None:
+        if not request.user.is_authenticated:
+            return None
+        return super().__call__(request)
+
+
 api = NinjaAPI(
     title="Ashen Vault API",
     version="1",
     urls_namespace="api",
-    auth=[BearerToken(), django_auth],
+    auth=[BearerToken(), SessionCookie()],
 )
 api.add_router("/auth", accounts_router)
 api.add_router("/rooms", rooms_router)
@@ -57,3 +73,24 @@ def _malformed_request(request: HttpRequest, exc: ValidationError) -> HttpRespon
     errors = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in exc.errors]
     body = {"detail": _validation_message(exc.errors), "errors": errors}
     return api.create_response(request, body, status=400)
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    return api.create_response(request, {"detail": "The request is too large."}, status=413)
+
+
+@api.exception_handler(OperationalError)
+@api.exception_handler(InterfaceError)
+def _database_unavailable(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """The database is saturated (no pool connection in time) or unreachable: 503, retry."""
+    logger.warning("database unavailable for %s: %s", request.path, exc)
+    response = api.create_response(request, {"detail": DATABASE_UNAVAILABLE}, status=503)
+    response["Retry-After"] = "5"
+    return response
+
+
+@api.exception_handler(Exception)
+def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    logger.exception("server error on %s", request.path, exc_info=exc)
+    return api.create_response(request, {"detail": SERVER_ERROR}, status=500)

@@ -55,7 +55,13 @@ MIDDLEWARE = [
     "apps.accounts.middleware.UserTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.errors.DatabaseUnavailableMiddleware",
 ]
+
+# The largest request body and websocket message accepted (bytes): config/server.py refuses a
+# larger one before buffering it, Django's own limit is the same (docs/operations.md, "Limits").
+REQUEST_MAX_BYTES = env.int("REQUEST_MAX_BYTES", default=256 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"

@@ -16,3 +16,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]
+
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"

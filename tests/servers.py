@@ -20,7 +20,6 @@ from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
-DAPHNE = Path(sys.executable).parent / "daphne"
 
 
 def free_port() -> int:
@@ -76,8 +75,10 @@ def daphne(env: dict[str, str], log_dir: Path, *, healthy: bool = True) -> Itera
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = log_dir / f"daphne-{port}.log"
+    # The production server: daphne with the request size limits (config/server.py).
+    command = [sys.executable, "-m", "config.server", "-b", "127.0.0.1", "-p", str(port)]
     process = subprocess.Popen(
-        [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        [*command, "config.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=log.open("wb"),

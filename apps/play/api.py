@@ -11,8 +11,9 @@ from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
 from apps.play.errors import PlayError, StaleVersion
-from apps.play.selectors import game_events, game_view
+from apps.play.selectors import game_clock_for, game_events, game_view
 from apps.play.services import game_action_submit, game_launch
+from apps.play.table import game_pause, game_resume
 
 router = Router(tags=["games"])
 launch_router = Router(tags=["rooms"])
@@ -118,5 +119,51 @@ def events(request: HttpRequest, game_id: int, after: int = 0, limit: int = 1000
         return Status(
             200, game_events(game_id=game_id, user=request.user, after=after, limit=limit)
         )
+    except PlayError as exc:
+        return _error(exc)
+
+
+class ClockOut(Schema):
+    paused: bool
+    deadline: str | None = Field(description="When the turn ends by itself (ISO 8601), if ever.")
+    away_until: str | None = Field(description="An away player to move is back then (ISO 8601).")
+
+
+def _clock_out(game_id: int, request: HttpRequest) -> Any:
+    clock = game_clock_for(game_id=game_id, user=request.user)
+    return Status(
+        200,
+        {
+            "paused": bool(clock and clock.paused),
+            "deadline": clock.deadline.isoformat() if clock and clock.deadline else None,
+            "away_until": clock.away_until.isoformat() if clock and clock.away_until else None,
+        },
+    )
+
+
+@router.post(
+    "/{game_id}/pause",
+    url_name="game_pause",
+    response={200: ClockOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    summary="Stop the turn clock: no deadline, no reminder (host only)",
+)
+def pause(request: HttpRequest, game_id: int) -> Any:
+    try:
+        game_pause(game_id=game_id, user=request.user)
+        return _clock_out(game_id, request)
+    except PlayError as exc:
+        return _error(exc)
+
+
+@router.post(
+    "/{game_id}/resume",
+    url_name="game_resume",
+    response={200: ClockOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    summary="Start the turn clock again; the turn keeps the time it had left (host only)",
+)
+def resume(request: HttpRequest, game_id: int) -> Any:
+    try:
+        game_resume(game_id=game_id, user=request.user)
+        return _clock_out(game_id, request)
     except PlayError as exc:
         return _error(exc)

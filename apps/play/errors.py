@@ -60,3 +60,9 @@ class StaleVersion(PlayError):
             f"The game has moved on to version {current_version}: fetch the view and try again."
         )
         self.current_version = current_version
+
+
+class TableRefused(PlayError):
+    """A pause, resume, seat change or ending that the game's state does not allow now."""
+
+    status = 409

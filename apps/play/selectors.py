@@ -15,7 +15,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 
 from apps import rules
 from apps.accounts.models import User
-from apps.play.clock import TurnClock, game_clock
+from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.models import Game, GameEvent, HeroSetting
 from apps.rooms.models import Room, Seat
@@ -213,3 +213,9 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
         my_games.append(item)
     my_games.sort(key=lambda item: item.waiting_order)
     return Lobby(open_rooms=open_rooms, my_games=my_games)
+
+
+def game_clock_for(*, game_id: int, user: AnyUser) -> TurnClock | None:
+    """The clock of the turn in play, for a member (GameNotFound for anyone else)."""
+    game, _ = game_membership(game_id=game_id, user=user)
+    return game_clock(game, game_state(game=game), seat_users(game))

@@ -5,14 +5,16 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
 from apps.notifications.services import notification_mark_read
 from apps.play.errors import GameNotFound, PlayError
 from apps.play.notices import game_topic
-from apps.play.selectors import game_membership, game_seat_view, lobby_for
+from apps.play.selectors import game_clock_for, game_membership, game_seat_view, lobby_for
 from apps.play.services import game_launch
+from apps.play.table import game_pause, game_resume
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -55,6 +57,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "seat": seat,
+        "clock": game_clock_for(game_id=game.pk, user=request.user),
+        "is_host": game.room.host_id == request.user.pk,
         "view_json": view,
         "api_view_url": reverse("api:game_view", args=[game_id]),
         "api_actions_url": reverse("api:game_actions", args=[game_id]),
@@ -62,3 +66,38 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "ws_url": f"/ws/games/{game_id}/",
     }
     return render(request, "play/game.html", context)
+
+
+def _clock_change(request: HttpRequest, game_id: int, *, pause: bool) -> HttpResponse:
+    change = game_pause if pause else game_resume
+    try:
+        change(game_id=game_id, user=request.user)
+    except GameNotFound:
+        raise Http404("There is no such game.") from None
+    except PlayError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            "The game is paused: no deadline runs until you resume it."
+            if pause
+            else "The game is running again; the turn kept the time it had left.",
+        )
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return redirect(target)
+    return redirect("play:game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def pause(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The host stops the turn clock."""
+    return _clock_change(request, game_id, pause=True)
+
+
+@login_required
+@require_POST
+def resume(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The host starts the turn clock again."""
+    return _clock_change(request, game_id, pause=False)

@@ -4,7 +4,7 @@ Rule violations answer 422 `{"detail": "..."}`, unknown or hidden rooms 404; a b
 match the schema gets 400 (config/api.py's handler for ninja's ValidationError).
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Literal, cast
 
 from django.http import HttpRequest
@@ -22,11 +22,19 @@ class RoomIn(Schema):
     name: str
     seats: int
     quest: str = "ashen_vault"
-    turn_time_limit_hours: int | None = Field(
-        None, ge=1, le=24 * 14, description="A turn ends by itself after this long."
+    turn_hours: int | None = Field(
+        None,
+        ge=1,
+        le=24 * 14,
+        description="Hours a seat has for its turn; then it ends by itself (Zargon's phase is "
+        "played by the monster AI). Omit or null: no limit.",
     )
-    reminder_after_hours: int | None = Field(
-        None, ge=1, le=24 * 14, description="The seat to move is reminded after this long."
+    reminder_hours: int | None = Field(
+        None,
+        ge=1,
+        le=24 * 14,
+        description="Hours after which the player to move is reminded, once per turn; must be "
+        "less than turn_hours. Omit or null: no reminder.",
     )
 
 
@@ -35,6 +43,9 @@ class SeatOut(Schema):
     user: str | None
     role: Literal["zargon", "heroes"]
     heroes: list[str]
+    away_until: datetime | None = Field(
+        None, description="The player is away until then: their turns' clock waits."
+    )
 
 
 class RoomOut(Schema):
@@ -47,8 +58,8 @@ class RoomOut(Schema):
     host: str
     seats: list[SeatOut]
     game_id: int | None
-    turn_time_limit_hours: int | None
-    reminder_after_hours: int | None
+    turn_hours: int | None = Field(description="Hours per turn (null: no limit).")
+    reminder_hours: int | None = Field(description="Hours before the reminder (null: none).")
 
 
 class ErrorOut(Schema):
@@ -64,7 +75,13 @@ def _user(request: HttpRequest) -> User:
 
 def _room_out(room: Room) -> RoomOut:
     seats = [
-        SeatOut(number=s.number, user=s.username, role=s.role, heroes=s.heroes)
+        SeatOut(
+            number=s.number,
+            user=s.username,
+            role=s.role,
+            heroes=s.heroes,
+            away_until=s.away_until,
+        )
         for s in services.room_seat_summaries(room=room)
     ]
     return RoomOut(
@@ -77,8 +94,8 @@ def _room_out(room: Room) -> RoomOut:
         host=room.host.username,
         seats=seats,
         game_id=services.room_game_id(room=room),
-        turn_time_limit_hours=_hours(room.turn_time_limit),
-        reminder_after_hours=_hours(room.reminder_after),
+        turn_hours=_hours(room.turn_time_limit),
+        reminder_hours=_hours(room.reminder_after),
     )
 
 
@@ -111,8 +128,8 @@ def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
             name=payload.name,
             seat_count=payload.seats,
             quest_slug=payload.quest,
-            turn_time_limit=_duration(payload.turn_time_limit_hours),
-            reminder_after=_duration(payload.reminder_after_hours),
+            turn_time_limit=_duration(payload.turn_hours),
+            reminder_after=_duration(payload.reminder_hours),
         )
     except services.RoomError as error:
         raise _unprocessable(error) from None

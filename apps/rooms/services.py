@@ -8,7 +8,7 @@ play) and sets `room.status` to playing.
 import functools
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from asgiref.sync import async_to_sync
@@ -16,6 +16,7 @@ from channels.layers import get_channel_layer
 from django.apps import apps
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.rooms.models import Room, Seat
@@ -52,6 +53,7 @@ class SeatSummary:
     shown_name: str | None
     role: SeatRole
     heroes: list[str]
+    away_until: datetime | None = None  # the player is away until then (their clock waits)
 
 
 def _quest_model() -> type[models.Model]:
@@ -273,12 +275,25 @@ def room_seat_summaries(*, room: Room) -> list[SeatSummary]:
             shown_name=str(seat.user) if seat.user else None,
             role=room_seat_role(number=seat.number),
             heroes=heroes.get(seat.number, []),
+            away_until=_away_until(seat.user),
         )
         for seat in room.seats.select_related("user").order_by("number")
     ]
+
+
+def _away_until(user: User | None) -> datetime | None:
+    if user is None or user.away_until is None or user.away_until <= timezone.now():
+        return None
+    return user.away_until
 
 
 def room_game_id(*, room: Room) -> int | None:
     """The launched game's id through the reverse one-to-one `room.game`, or None."""
     game = getattr(room, "game", None)  # a missing related object raises AttributeError too
     return None if game is None else int(game.pk)
+
+
+def room_game_paused(*, room: Room) -> bool:
+    """Has the host paused the launched game's clock? (through the reverse `room.game`)"""
+    game = getattr(room, "game", None)
+    return game is not None and getattr(game, "paused_at", None) is not None

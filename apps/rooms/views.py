@@ -43,6 +43,7 @@ def _room_page(request: HttpRequest, room: Room) -> HttpResponse:
         "invite_url": request.build_absolute_uri(reverse("rooms:join", args=[room.invite_code])),
         "launch_url": _url_or("play:launch", room.pk, f"/rooms/{room.pk}/launch"),
         "game_url": _url_or("play:game", game_id, f"/games/{game_id}/") if game_id else None,
+        "game_paused": services.room_game_paused(room=room),
     }
     return render(request, "rooms/detail.html", context)
 

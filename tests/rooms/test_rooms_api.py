@@ -37,13 +37,25 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         "invite_code": room.invite_code,
         "host": "hostess",
         "seats": [
-            {"number": 1, "user": None, "role": "zargon", "heroes": []},
-            {"number": 2, "user": None, "role": "heroes", "heroes": ["barbarian", "dwarf"]},
-            {"number": 3, "user": None, "role": "heroes", "heroes": ["elf", "wizard"]},
+            {"number": 1, "user": None, "role": "zargon", "heroes": [], "away_until": None},
+            {
+                "number": 2,
+                "user": None,
+                "role": "heroes",
+                "heroes": ["barbarian", "dwarf"],
+                "away_until": None,
+            },
+            {
+                "number": 3,
+                "user": None,
+                "role": "heroes",
+                "heroes": ["elf", "wizard"],
+                "away_until": None,
+            },
         ],
         "game_id": None,
-        "turn_time_limit_hours": None,
-        "reminder_after_hours": None,
+        "turn_hours": None,
+        "reminder_hours": None,
     }
 
 
@@ -53,15 +65,15 @@ def test_create_room_with_a_turn_time_limit_and_a_reminder(
     body = {
         "name": "Slow table",
         "seats": 2,
-        "turn_time_limit_hours": 48,
-        "reminder_after_hours": 24,
+        "turn_hours": 48,
+        "reminder_hours": 24,
     }
 
     response = post_json(host_client, "/api/rooms", body)
 
     assert response.status_code == 201
-    assert response.json()["turn_time_limit_hours"] == 48
-    assert response.json()["reminder_after_hours"] == 24
+    assert response.json()["turn_hours"] == 48
+    assert response.json()["reminder_hours"] == 24
     room = Room.objects.get()
     assert room.turn_time_limit == timedelta(hours=48)
     assert room.reminder_after == timedelta(hours=24)
@@ -74,7 +86,7 @@ def test_create_room_with_a_turn_time_limit_and_a_reminder(
         ({"name": "T", "seats": 3, "quest": "the_pit"}, "no quest called"),
         ({"name": " ", "seats": 3}, "Give the room a name"),
         (
-            {"name": "T", "seats": 3, "turn_time_limit_hours": 2, "reminder_after_hours": 3},
+            {"name": "T", "seats": 3, "turn_hours": 2, "reminder_hours": 3},
             "reminder must come before",
         ),
     ],
@@ -89,9 +101,7 @@ def test_create_room_rule_violations_are_422(
     assert not Room.objects.exists()
 
 
-@pytest.mark.parametrize(
-    "body", [{"seats": "many"}, {"name": "T", "seats": 3, "turn_time_limit_hours": 0}]
-)
+@pytest.mark.parametrize("body", [{"seats": "many"}, {"name": "T", "seats": 3, "turn_hours": 0}])
 def test_malformed_body_is_refused(
     host_client: Client, quest: QuestDefinition, body: dict[str, Any]
 ) -> None:
@@ -199,3 +209,14 @@ def test_api_needs_authentication(client: Client, room: Room) -> None:
     assert client.get(f"/api/rooms/{room.pk}").status_code == 401
     assert post_json(client, "/api/rooms", {"name": "T", "seats": 3}).status_code == 401
     assert client.post(seat_url(room, 2)).status_code == 401
+
+
+def test_the_openapi_schema_documents_the_turn_times(client: Client) -> None:
+    schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
+    room_in = schemas["RoomIn"]["properties"]
+    assert "Hours a seat has for its turn" in room_in["turn_hours"]["description"]
+    assert "reminded" in room_in["reminder_hours"]["description"]
+    assert room_in["turn_hours"]["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 336}
+    room_out = schemas["RoomOut"]["properties"]
+    assert {"turn_hours", "reminder_hours"} <= set(room_out)
+    assert "away_until" in schemas["SeatOut"]["properties"]

@@ -1,0 +1,138 @@
+"""The web server refuses oversize requests before buffering them (config/server.py).
+
+A declared length over REQUEST_MAX_BYTES is answered 413 from the headers alone; a chunked body
+is refused the moment it passes the limit; a websocket message over it closes the socket (1009).
+"""
+
+import asyncio
+import json
+import socket
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests.servers import daphne, server_env, shared_database_url
+
+LIMIT = 64 * 1024
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    """The production server, with a 64 KiB limit."""
+    log_dir: Path = tmp_path_factory.mktemp("server")
+    env = server_env(REQUEST_MAX_BYTES=str(LIMIT))
+    with daphne(env, log_dir) as base:
+        host, port = base.removeprefix("http://").split(":")
+        yield host, int(port)
+
+
+def read_response(conn: socket.socket) -> tuple[str, dict[str, Any]]:
+    """The status line and JSON body of the server's answer, read until it closes."""
+    data = b""
+    conn.settimeout(20)
+    while chunk := conn.recv(65536):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0].decode(), json.loads(body)
+
+
+def post_headers(extra: str) -> bytes:
+    return (
+        "POST /api/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Content-Type: application/json\r\n{extra}\r\n"
+    ).encode()
+
+
+def test_a_declared_length_over_the_limit_is_refused_from_the_headers(
+    server: tuple[str, int],
+) -> None:
+    with socket.create_connection(server) as conn:
+        conn.sendall(post_headers("Content-Length: 1073741824\r\n"))  # 1 GB announced, none sent
+        status, body = read_response(conn)
+
+    assert status == "HTTP/1.1 413 Content Too Large"
+    assert body == {"detail": f"The request is too large: at most {LIMIT} bytes are accepted."}
+
+
+def test_a_chunked_body_is_refused_once_it_passes_the_limit(server: tuple[str, int]) -> None:
+    chunk = b"x" * 8192
+    sent = 0
+    with socket.create_connection(server) as conn:
+        conn.sendall(post_headers("Transfer-Encoding: chunked\r\n"))
+        try:
+            while sent < 100 * LIMIT:  # the server hangs up long before this
+                conn.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sent += len(chunk)
+        except OSError:
+            pass  # closed on us: what we expect
+        status, body = read_response(conn)
+
+    assert status == "HTTP/1.1 413 Content Too Large"
+    assert "too large" in body["detail"]
+    assert sent < 100 * LIMIT
+
+
+def test_a_body_within_the_limit_reaches_the_site(server: tuple[str, int]) -> None:
+    host, port = server
+    payload = json.dumps({"action": {"type": "x" * (LIMIT // 2)}}).encode()
+    request = urllib.request.Request(
+        f"http://{host}:{port}/api/games/1/actions",
+        data=payload,
+        headers={"Content-Type": "application/json"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=20)
+
+    assert refused.value.code == 401  # judged by the site (not signed in), not by its size
+    assert "detail" in json.loads(refused.value.read())
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_websocket_message_over_the_limit_closes_the_socket(
+    postgres: None, tmp_path: Path, django_user_model: Any
+) -> None:
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    user = django_user_model.objects.create_user(username="sender", password="x-long-secret-1")
+    browser = Client()
+    browser.force_login(user)  # a session row in the shared database
+    cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+    env = server_env(REQUEST_MAX_BYTES=str(LIMIT), DATABASE_URL=shared_database_url())
+
+    async def scenario(base: str) -> tuple[str, int | str | None]:
+        ws_base = base.replace("http://", "ws://")
+        async with connect(
+            f"{ws_base}/ws/notifications/",
+            origin=base,  # type: ignore[arg-type]
+            additional_headers={"Cookie": cookie},
+            open_timeout=20,
+            max_size=None,
+        ) as ws:
+            await ws.send(json.dumps({"type": "ping"}))
+            answer = await asyncio.wait_for(ws.recv(), 20)
+            try:
+                await ws.send("x" * (LIMIT + 1))
+                await asyncio.wait_for(ws.recv(), 20)
+            except ConnectionClosed as closed:
+                return str(answer), closed.rcvd.code if closed.rcvd else None
+        return str(answer), "still open"
+
+    with daphne(env, tmp_path) as base:
+        answer, code = asyncio.run(scenario(base))
+
+    # Closed by the server: 1009 "message too big", or no close frame at all when the server
+    # hung up while the client was still sending the message.
+    assert code in {1009, None}
+    assert answer  # the small frame was read and answered: the socket worked until then
+
+
+def test_django_refuses_the_same_limit() -> None:
+    assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE == settings.REQUEST_MAX_BYTES
