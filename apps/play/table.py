@@ -28,6 +28,7 @@ from apps.play.models import ABANDONED, Game, GameEvent
 from apps.play.notices import game_topic, game_url, turn_notices_send
 from apps.play.selectors import AnyUser, game_state
 from apps.rooms.models import Room, Seat
+from apps.rooms.services import room_changed
 
 
 def _locked_game(game_id: int) -> Game:
@@ -60,7 +61,12 @@ def _by(user: AnyUser, *, staff: bool) -> dict[str, Any]:
 
 
 def game_note(*, game: Game, note: dict[str, Any]) -> GameEvent:
-    """Append a table note to the game's log (in the caller's transaction, the game locked)."""
+    """Append a table note to the game's log (in the caller's transaction, the game locked).
+
+    Every note changes what the room page and the lobby show (paused, a seat given, the end),
+    so their open pages are poked after commit.
+    """
+    room_changed(room_id=game.room_id)
     last_seq = game.events.aggregate(last=Max("seq"))["last"] or 0
     return GameEvent.objects.create(
         game=game, seq=last_seq + 1, version=game.version, kind=GameEvent.Kind.NOTE, payload=note
