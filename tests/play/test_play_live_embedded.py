@@ -1,6 +1,6 @@
 """The embedded default (`make run`: SQLite, no Redis) as separate processes: what the Celery
 worker does reaches websockets held by the web process, and the web process, the worker and
-several players writing at once lose nothing and never fail (design.md, "Live updates").
+several players writing at once lose nothing and never fail (docs/design.md, "Live updates").
 
 Everything runs on the embedded profile's own settings (tests/embedded.py), never on Redis or
 PostgreSQL, whatever this test run uses.
