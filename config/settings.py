@@ -97,6 +97,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+elif env.bool("DB_POOL", default=True):
+    # A bounded pool per process (psycopg_pool): a request borrows a connection and gives it
+    # back instead of opening its own, and no process ever holds more than DB_POOL_MAX. A
+    # request that waits DB_POOL_TIMEOUT seconds for one fails (PoolTimeout) instead of piling
+    # up. Size it so that processes x DB_POOL_MAX stays below PostgreSQL's max_connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not Django
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN", default=2),
+        "max_size": env.int("DB_POOL_MAX", default=8),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -154,6 +165,21 @@ else:
             },
         }
     }
+
+# The cache holds short-lived, invalidatable lookups (API tokens). It is shared by every process
+# on Redis, so deleting an entry (a revoked token) takes effect everywhere at once; the short
+# socket timeouts keep a hung Redis from hanging requests (callers fall back to the database).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "cache",
+            "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery. Without Redis, kombu's filesystem transport lets a real worker and beat run with no
 # server at all (eager mode would hide serialisation and on_commit mistakes, so we avoid it).

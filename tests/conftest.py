@@ -7,6 +7,7 @@ exports DATABASE_URL and REDIS_URL, and a skip there would hide a broken service
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,6 +15,19 @@ from django.conf import settings
 from django.db import connection
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches() -> Iterator[None]:
+    """Each test starts with empty caches: rolled-back rows may come back under the same ids."""
+    from django.core.cache import cache
+
+    from apps.play.view_cache import view_cache
+
+    view_cache.clear()
+    yield
+    view_cache.clear()
+    cache.clear()
 
 
 def _skip_or_fail(reason: str) -> None:

@@ -109,3 +109,9 @@ class ProfileForm(forms.Form):
         help_text="Your turns wait for you: their clock starts when you are back. "
         "Leave empty when you are here.",
     )
+    confirm_actions = forms.BooleanField(
+        required=False,
+        label="Ask before costly moves",
+        help_text="Show a far move's path before taking it, and ask before ending a turn with "
+        "movement unrolled or the action unused.",
+    )

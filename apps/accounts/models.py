@@ -28,6 +28,9 @@ class User(AbstractUser):
     # While away, the clock of this player's turns waits (apps/play/clock.py).
     away_until = models.DateTimeField(null=True, blank=True)
     digest_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    confirm_actions = models.BooleanField(
+        "ask before a far move or ending a turn with something unused", default=True
+    )
 
     class Meta:
         verbose_name = "user"

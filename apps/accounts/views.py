@@ -65,6 +65,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 "email_chat": user.email_chat,
                 "time_zone": user.time_zone,
                 "away_until": user.away_until,
+                "confirm_actions": user.confirm_actions,
             }
         )
     return render(request, "accounts/profile.html", {"form": form, "profile_user": user})

@@ -42,6 +42,8 @@ def log_line(event: GameEvent) -> str:
         rest = " ".join(f"{k}={v}" for k, v in payload.items())
         return f"{kind} by {by}{' (staff)' if staff else ''} {rest}".rstrip()
     kind = payload.pop("type", "?")
+    if payload.get("text"):  # the engine's own sentence says it best
+        return f"{kind}: {payload['text']}"
     payload.pop("audience", None)
     payload.pop("seq", None)
     return f"{kind} {json.dumps(payload, sort_keys=True, separators=(', ', ': '))}"

@@ -4,14 +4,15 @@ Mounted by config/api.py: `router` at `/api/games`, `launch_router` at `/api/roo
 Games answer 404 to non-members (their existence is not revealed).
 """
 
+import json
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
 from apps.play.errors import PlayError, StaleVersion
-from apps.play.selectors import game_clock_for, game_events, game_view
+from apps.play.selectors import game_clock_for, game_events, game_view_encoded
 from apps.play.services import game_action_submit, game_launch
 from apps.play.table import game_pause, game_resume
 
@@ -45,6 +46,15 @@ class ActionIn(Schema):
 class ActionOut(Schema):
     version: int
     entries: list[dict[str, Any]]
+    view: dict[str, Any] = Field(
+        description="The acting seat's view after the action (as GET view answers), "
+        "so the client needs no GET after a POST."
+    )
+
+
+def _json(text: str) -> HttpResponse:
+    """An answer whose JSON was encoded once, ahead (the seat views are cached as text)."""
+    return HttpResponse(text, content_type="application/json")
 
 
 def _error(exc: PlayError) -> Status[dict[str, Any]]:
@@ -76,7 +86,7 @@ def launch(request: HttpRequest, room_id: int) -> Any:
 )
 def view(request: HttpRequest, game_id: int) -> Any:
     try:
-        return Status(200, game_view(game_id=game_id, user=request.user))
+        return _json(game_view_encoded(game_id=game_id, user=request.user).json)
     except PlayError as exc:
         return _error(exc)
 
@@ -96,7 +106,7 @@ def view(request: HttpRequest, game_id: int) -> Any:
 )
 def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
     try:
-        response = game_action_submit(
+        answer = game_action_submit(
             game_id=game_id,
             user=request.user,
             action=payload.action,
@@ -105,20 +115,31 @@ def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
         )
     except PlayError as exc:
         return _error(exc)
-    return Status(200, {"version": response["version"], "entries": response["entries"]})
+    version, entries = answer.response["version"], json.dumps(answer.response["entries"])
+    return _json(f'{{"version":{version},"entries":{entries},"view":{answer.view.json}}}')
 
 
 @router.get(
     "/{game_id}/events",
     url_name="game_events",
     response={200: list[dict[str, Any]], 404: ErrorOut},
-    summary="The caller's log entries after engine sequence number `after`",
+    summary="The caller's log entries after engine sequence number `after` (or before `before`)",
+    description="Keyset pages, oldest first: ask again with `after` = the last entry's `seq` for "
+    "the next page, or with `before` = the first entry's `seq` for the previous one; "
+    "`before` alone gives the newest entries.",
 )
-def events(request: HttpRequest, game_id: int, after: int = 0, limit: int = 1000) -> Any:
+def events(
+    request: HttpRequest,
+    game_id: int,
+    after: int = 0,
+    before: int | None = None,
+    limit: int = 1000,
+) -> Any:
     try:
-        return Status(
-            200, game_events(game_id=game_id, user=request.user, after=after, limit=limit)
+        entries = game_events(
+            game_id=game_id, user=request.user, after=after, before=before, limit=limit
         )
+        return Status(200, entries)
     except PlayError as exc:
         return _error(exc)
 

@@ -26,18 +26,17 @@ class TurnClock:
     remind_at: datetime | None  # None: no reminder, already reminded, or paused
     paused: bool
     away_until: datetime | None  # set if an away player to move stretched the clock
+    away_player: str = ""  # who that is (their shown name)
 
 
 def turn_clock(*, game: Game, room: Room, movers: Iterable[User | None]) -> TurnClock | None:
     """The clock of the turn in play (None once the game is over or before it starts)."""
     if game.outcome or game.turn_started is None:
         return None
-    away = max(
-        (u.away_until for u in movers if u is not None and u.away_until is not None),
-        default=None,
-    )
-    if away is not None and away <= game.turn_started:
-        away = None
+    aways = [(u.away_until, u) for u in movers if u is not None and u.away_until is not None]
+    away, away_mover = max(aways, key=lambda pair: pair[0], default=(None, None))
+    if away is None or away <= game.turn_started:
+        away, away_mover = None, None
     started = away or game.turn_started
     paused = game.paused_at is not None
     limit, reminder = room.turn_time_limit, room.reminder_after
@@ -51,6 +50,7 @@ def turn_clock(*, game: Game, room: Room, movers: Iterable[User | None]) -> Turn
         ),
         paused=paused,
         away_until=away,
+        away_player=str(away_mover) if away_mover is not None else "",
     )
 
 

@@ -1,14 +1,18 @@
 """The game websocket (`/ws/games/<id>/`): pushes the member's own seat view on every change.
 
-The group message only says "game changed to version V"; each consumer computes its own seat's
-view through `game_view`, the code behind the HTTP API, so a seat can never receive another
-seat's view. Frames sent: `{"type": "view", "version", "view"}`, `{"type": "pong"}`,
-`{"type": "error", "error"}`. Frames accepted: `{"type": "ping"}`, `{"type": "refresh"}`.
+Membership is checked when the socket connects, which fixes the seat it serves; it is checked
+again only when a seat of the game changes hands (`game.seats`), not on every change. The group
+message only says "game changed to version V"; the seat's view of V is built once per process
+and version (`apps.play.view_cache`), whatever the number of sockets watching that seat, and
+sent as already-encoded text. A socket only ever receives its own seat's view.
+Frames sent: `{"type": "view", "version", "view"}`, `{"type": "pong"}`, `{"type": "error",
+"error"}`. Frames accepted: `{"type": "ping"}`, `{"type": "refresh"}`.
 
 An open socket is the member's presence on the game (stored, so every process sees it): the
 page's heartbeat pings keep it fresh, and while it lasts no email is sent about this game.
 """
 
+import asyncio
 import json
 from typing import Any
 
@@ -19,39 +23,93 @@ from apps.accounts.models import User
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
 from apps.play.notices import game_topic
-from apps.play.selectors import game_ids_in_play, game_membership, game_view
+from apps.play.selectors import game_ids_in_play, game_membership, game_seat_view_encoded
 from apps.play.services import game_group
+from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.services import LOBBY_GROUP
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 
+# Views being built in this process, by (game, seat): sockets of one seat poked at once wait for
+# the same build instead of each starting its own.
+_building: dict[tuple[int, int], "asyncio.Future[SeatView]"] = {}
+
+
+async def _newest_view(game_id: int, seat: int, at_least: int) -> SeatView:
+    """The seat's view of version `at_least` or newer: cached, being built, or built now."""
+    while True:
+        cached = view_cache.get(game_id, seat, at_least=at_least)
+        if cached is not None:
+            return cached
+        pending = _building.get((game_id, seat))
+        if pending is None:
+            return await _build(game_id, seat)
+        view = await asyncio.shield(pending)
+        if view.version >= at_least:
+            return view
+        # that build read the game before version `at_least` committed: look again
+
+
+async def _build(game_id: int, seat: int) -> SeatView:
+    future: asyncio.Future[SeatView] = asyncio.get_running_loop().create_future()
+    _building[(game_id, seat)] = future
+    try:
+        view = await _current_view(game_id, seat, state_needed=True)
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()  # retrieved: waiters get it, nobody is warned about it
+        raise
+    else:
+        future.set_result(view)
+        return view
+    finally:
+        _building.pop((game_id, seat), None)
+
+
+async def _current_view(game_id: int, seat: int, *, state_needed: bool) -> SeatView:
+    return await database_sync_to_async(game_seat_view_encoded)(
+        game_id=game_id, seat=seat, state_needed=state_needed
+    )
+
 
 class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     game_id: int
+    seat: int | None = None
     group: str | None = None
     version: int = -1
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        user = self.scope.get("user")
         # Accept first so that the close code reaches the client (a refused handshake loses it).
         await self.accept()
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
-        try:
-            await database_sync_to_async(game_membership)(game_id=self.game_id, user=user)
-        except GameNotFound:
-            await self.close(code=CLOSE_FORBIDDEN)
+        if not await self._check_seat():
             return
         # Join before reading the view: a change committed in between is then not missed.
         group = game_group(game_id=self.game_id)
         await self.channel_layer.group_add(group, self.channel_name)
         self.group = group
         await database_sync_to_async(presence_enter)(
-            user_id=user.pk, topic=game_topic(game_id=self.game_id), channel_name=self.channel_name
+            user_id=self.scope["user"].pk,
+            topic=game_topic(game_id=self.game_id),
+            channel_name=self.channel_name,
         )
         await self._send_view(force=True)
+
+    async def _check_seat(self) -> bool:
+        """Find the seat this socket's user plays; close the socket if there is none."""
+        user = self.scope.get("user")
+        try:
+            if user is None or not user.is_authenticated:
+                raise GameNotFound("There is no such game.")
+            _, self.seat = await database_sync_to_async(game_membership)(
+                game_id=self.game_id, user=user
+            )
+        except GameNotFound:
+            self.seat = None
+            await self.disconnect(CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_FORBIDDEN)
+            return False
+        return True
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
@@ -85,22 +143,37 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def game_changed(self, message: dict[str, Any]) -> None:
         """The group message: a newer version exists; send this seat's view if we are behind."""
         version = message.get("version")
-        if isinstance(version, int) and version <= self.version:
+        if not isinstance(version, int):
+            version = self.version + 1
+        if version <= self.version:
             return
-        await self._send_view(force=False)
+        await self._send_view(force=False, at_least=version)
 
-    async def _send_view(self, *, force: bool) -> None:
-        user = self.scope["user"]
+    async def game_seats(self, message: dict[str, Any]) -> None:
+        """A seat changed hands: check again which seat (if any) this socket's user plays."""
+        if self.group is not None and await self._check_seat():
+            await self._send_view(force=True)
+
+    async def _send_view(self, *, force: bool, at_least: int | None = None) -> None:
+        """Send the seat's view if newer than the last one sent (or anyway, with `force`).
+
+        Without `at_least` (connecting, refresh) the game row says which version is current.
+        """
+        if self.seat is None:
+            return
         try:
-            view = await database_sync_to_async(game_view)(game_id=self.game_id, user=user)
+            if at_least is None:
+                view = await _current_view(self.game_id, self.seat, state_needed=False)
+            else:
+                view = await _newest_view(self.game_id, self.seat, at_least)
         except GameNotFound:
             await self.disconnect(CLOSE_FORBIDDEN)
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        if not force and view["version"] <= self.version:
+        if not force and view.version <= self.version:
             return
-        self.version = view["version"]
-        await self.send_json({"type": "view", "version": view["version"], "view": view})
+        self.version = view.version
+        await self.send(text_data=view.frame())
 
     async def _error(self, error: str) -> None:
         await self.send_json({"type": "error", "error": error})
@@ -157,3 +230,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "changed"})
+
+    async def game_seats(self, message: dict[str, Any]) -> None:
+        """A seat of a followed game changed hands: the user may have left it."""
+        await self.room_changed(message)

@@ -31,6 +31,9 @@ class Game(models.Model):
     options = models.JSONField(default=dict)
     state = OrderedJSONField(help_text="The engine state JSON, key order kept (see the field).")
     version = models.PositiveIntegerField(default=0)
+    # The `seq` of the newest GameEvent: whoever appends to the log (holding the row lock) numbers
+    # on from it and bumps it, so an action never scans the log.
+    last_seq = models.PositiveIntegerField(default=0)
     # "", "heroes", "zargon", or "abandoned" (an admin ended a stuck game; the engine never says it)
     outcome = models.CharField(max_length=10, blank=True)
     # Turns over days: when the seat to move got the turn, and what has been sent about it.
@@ -61,12 +64,18 @@ class GameEvent(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     seat = models.PositiveSmallIntegerField(null=True, help_text="Who acted (None: the system).")
     payload = models.JSONField(help_text="The action, or the engine event with its audience.")
+    # The engine's own number of an event (`payload["seq"]`, as in the views' `log`), None for
+    # an accepted action: the events API pages on it through the index below, never on JSON.
+    event_seq = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["game", "seq"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "seq"], name="game_event_unique_seq")
+            models.UniqueConstraint(fields=["game", "seq"], name="game_event_unique_seq"),
+            models.UniqueConstraint(
+                fields=["game", "event_seq"], name="game_event_unique_event_seq"
+            ),
         ]
 
     def __str__(self) -> str:

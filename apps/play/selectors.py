@@ -7,19 +7,23 @@ Nothing here writes. A seat's view and log entries are computed by the engine fo
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db import models
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Value
 
 from apps import rules
 from apps.accounts.models import User
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.models import Game, GameEvent, HeroSetting
+from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
+from apps.rules.data import HERO_ORDER
 from apps.rules.questfile import parse_quest_text
 
 EVENTS_PAGE_MAX = 1000
@@ -45,11 +49,37 @@ def game_quest(*, game: Game) -> rules.Quest:
 
 def game_state(*, game: Game) -> rules.State:
     """The engine state stored in `game`."""
-    return rules.State.from_json(game.state, game_quest(game=game))
+    # The row's JSON was decoded for this object alone, so the state may take it over uncopied.
+    # The engine never changes a state in place (`apply` clones), so game.state stays intact.
+    return rules.State.from_json(game.state, game_quest(game=game), copy_json=False)
+
+
+_Games = TypeVar("_Games", bound=QuerySet[Any])
+
+
+def with_hero_settings(games: _Games) -> _Games:
+    """`games` with each hero's auto-drink setting read in the same statement (see below)."""
+    return games.annotate(
+        **{
+            f"auto_drink_{hero}": Subquery(
+                HeroSetting.objects.filter(game=OuterRef("pk"), hero=hero)
+                .order_by()
+                .values("auto_drink")[:1],
+                output_field=models.BooleanField(),
+            )
+            for hero in HERO_ORDER
+        }
+    )
 
 
 def game_hero_settings(*, game: Game) -> dict[str, bool]:
-    """Each hero's auto-drink setting as its player last chose it (heroes never set: absent)."""
+    """Each hero's auto-drink setting as its player last chose it (heroes never set: absent).
+
+    Read from the row's annotations when it was loaded `with_hero_settings`, otherwise queried.
+    """
+    if hasattr(game, f"auto_drink_{HERO_ORDER[0]}"):
+        annotated = {hero: getattr(game, f"auto_drink_{hero}") for hero in HERO_ORDER}
+        return {hero: bool(on) for hero, on in annotated.items() if on is not None}
     return dict(HeroSetting.objects.filter(game=game).values_list("hero", "auto_drink"))
 
 
@@ -67,18 +97,30 @@ def state_with_settings(state: rules.State, settings: dict[str, bool]) -> dict[s
 # --- membership --------------------------------------------------------------------------------
 
 
+def member_seat(user: AnyUser) -> Subquery | Value:
+    """The seat `user` holds in the outer Game's room, as an annotation (NULL: not a member)."""
+    if not user.is_authenticated:
+        return Value(None, output_field=models.IntegerField())
+    seats = Seat.objects.filter(room=OuterRef("room_id"), user=user).order_by().values("number")
+    return Subquery(seats[:1], output_field=models.IntegerField())
+
+
 def game_seat_for_user(*, game: Game, user: AnyUser) -> int | None:
     """The seat `user` plays in `game`, or None (not a member)."""
     return room_member_seat(room=game.room, user=user)
 
 
 def game_membership(*, game_id: int, user: AnyUser) -> tuple[Game, int]:
-    """The game and the seat `user` plays in it (GameNotFound for non-members)."""
-    game = Game.objects.select_related("room").filter(pk=game_id).first()
-    seat = None if game is None else game_seat_for_user(game=game, user=user)
-    if game is None or seat is None:
+    """The game and the seat `user` plays in it (GameNotFound for non-members); one query."""
+    game = (
+        Game.objects.select_related("room")
+        .annotate(member_seat=member_seat(user))
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None or game.member_seat is None:
         raise GameNotFound("There is no such game.")
-    return game, seat
+    return game, int(game.member_seat)
 
 
 def entry_for_seat(payload: dict[str, Any], version: int, seat: int) -> dict[str, Any] | None:
@@ -94,14 +136,36 @@ def entry_for_seat(payload: dict[str, Any], version: int, seat: int) -> dict[str
 # --- what a seat sees --------------------------------------------------------------------------
 
 
+def _seat_view_dict(game: Game, view: dict[str, Any]) -> dict[str, Any]:
+    view = dict(view)
+    view["version"] = game.version
+    view["game_id"] = game.pk
+    return view
+
+
+def seat_view_of_state(*, game: Game, seat: int, state: rules.State) -> SeatView:
+    """`seat`'s view of `state` (the game's state at `game.version`, settings in), encoded."""
+    text = json.dumps(_seat_view_dict(game, rules.seat_view(state, seat)), separators=(",", ":"))
+    return SeatView(game_id=game.pk, seat=seat, version=game.version, json=text)
+
+
+def game_seat_view_cached(*, game: Game, seat: int) -> SeatView:
+    """The seat's view of `game` as loaded, from this process's cache or built (and kept)."""
+    cached = view_cache.get(game.pk, seat, at_least=game.version)
+    if cached is not None:
+        return cached
+    state = game_state(game=game)
+    state_with_settings(state, game_hero_settings(game=game))
+    view = seat_view_of_state(game=game, seat=seat, state=state)
+    view_cache.put(view)
+    return view
+
+
 def game_seat_view(*, game: Game, seat: int) -> dict[str, Any]:
     """The engine's seat view of `game`, plus `version` and `game_id`."""
     state = game_state(game=game)
     state_with_settings(state, game_hero_settings(game=game))
-    view = dict(rules.seat_view(state, seat))
-    view["version"] = game.version
-    view["game_id"] = game.pk
-    return view
+    return _seat_view_dict(game, rules.seat_view(state, seat))
 
 
 def game_view(*, game_id: int, user: AnyUser) -> dict[str, Any]:
@@ -110,26 +174,70 @@ def game_view(*, game_id: int, user: AnyUser) -> dict[str, Any]:
     return game_seat_view(game=game, seat=seat)
 
 
+def game_view_encoded(*, game_id: int, user: AnyUser) -> SeatView:
+    """`game_view` as JSON text, built at most once per version and seat in this process.
+
+    One query (membership, version, settings); the state is read only if the cache has nothing
+    as new as the row.
+    """
+    games = Game.objects.defer("state").annotate(member_seat=member_seat(user))
+    game = with_hero_settings(games).filter(pk=game_id).first()
+    if game is None or game.member_seat is None:
+        raise GameNotFound("There is no such game.")
+    return game_seat_view_cached(game=game, seat=int(game.member_seat))
+
+
+def game_seat_view_encoded(*, game_id: int, seat: int, state_needed: bool) -> SeatView:
+    """The current view of `seat`, for a socket whose membership was checked when it joined.
+
+    `state_needed`: the caller knows the cache has nothing as new, so the state is read with the
+    row; otherwise it is read only if the cache has nothing as new as the row.
+    """
+    games = Game.objects.all() if state_needed else Game.objects.defer("state")
+    game = with_hero_settings(games).filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound("There is no such game.")
+    return game_seat_view_cached(game=game, seat=seat)
+
+
 def game_events(
-    *, game_id: int, user: AnyUser, after: int = 0, limit: int = EVENTS_PAGE_MAX
+    *,
+    game_id: int,
+    user: AnyUser,
+    after: int = 0,
+    before: int | None = None,
+    limit: int = EVENTS_PAGE_MAX,
 ) -> list[dict[str, Any]]:
-    """The log entries after engine sequence number `after`, as the user's seat may see them.
+    """The log entries after engine sequence number `after` (or the newest ones before
+    `before`), as the user's seat may see them, oldest first.
 
     Entries carry the engine's `seq` (as in the view's `log`) and the `version` that produced
-    them; at most `limit` entries, oldest first (ask again after the last `seq` for more).
-    Accepted actions are not served: what a seat may know of them is in the engine's events.
+    them; at most `limit` entries (ask again after the last `seq`, or before the first, for
+    more). Pages are found through the (game, event_seq) index, so a page costs the same at the
+    start and at the end of a long log. Accepted actions are not served: what a seat may know of
+    them is in the engine's events.
     """
     game, seat = game_membership(game_id=game_id, user=user)
     limit = max(1, min(limit, EVENTS_PAGE_MAX))
-    rows = game.events.filter(kind=GameEvent.Kind.EVENT, payload__seq__gt=after).order_by("seq")
+    # (A negative bound would match every row, actions included: the column is unsigned.)
+    rows = GameEvent.objects.filter(game_id=game.pk, event_seq__gt=max(after, 0))
+    if before is not None:
+        rows = rows.filter(event_seq__lt=before)
+    rows = rows.only("version", "payload", "event_seq")
+    newest_first = before is not None
     entries: list[dict[str, Any]] = []
-    for row in rows.iterator(chunk_size=500):
-        entry = entry_for_seat(row.payload, row.version, seat)
-        if entry is not None:
-            entries.append(entry)
-            if len(entries) >= limit:
-                break
-    return entries
+    while len(entries) < limit:
+        # Keyset pages: each one continues from the last row seen, through the index.
+        batch = list(rows.order_by("-event_seq" if newest_first else "event_seq")[:limit])
+        for row in batch:
+            entry = entry_for_seat(row.payload, row.version, seat)
+            if entry is not None and len(entries) < limit:
+                entries.append(entry)
+        if len(batch) < limit:
+            break
+        last = batch[-1].event_seq
+        rows = rows.filter(event_seq__lt=last) if newest_first else rows.filter(event_seq__gt=last)
+    return entries[::-1] if newest_first else entries
 
 
 # --- the lobby ---------------------------------------------------------------------------------
@@ -219,3 +327,17 @@ def game_clock_for(*, game_id: int, user: AnyUser) -> TurnClock | None:
     """The clock of the turn in play, for a member (GameNotFound for anyone else)."""
     game, _ = game_membership(game_id=game_id, user=user)
     return game_clock(game, game_state(game=game), seat_users(game))
+
+
+def game_seat_names(*, game: Game) -> dict[int, str]:
+    """Seat number -> the shown name of the player in it (every member may see who plays)."""
+    seats = Seat.objects.filter(room_id=game.room_id, user__isnull=False).select_related("user")
+    return {seat.number: seat.user.shown_name for seat in seats if seat.user is not None}
+
+
+def game_campaign_id(*, game: Game) -> int | None:
+    """The campaign a game's room belongs to, if any."""
+    from apps.campaigns.models import CampaignRoom
+
+    link = CampaignRoom.objects.filter(room_id=game.room_id).values_list("campaign_id", flat=True)
+    return link.first()

@@ -3,8 +3,9 @@
 Every accepted action is one transaction on the `Game` row (docs/design.md, "Persistence and
 concurrency"): lock the row, answer a replayed idempotency key with its stored response, refuse a
 stale version, run the engine, append the log, save the state, bump the version, store the
-receipt. After commit a content-free "game changed" message goes to the game's channel group;
-each websocket consumer then computes its own seat's view with `selectors.game_view`.
+receipt; five statements at most, however long the game. After commit a content-free "game
+changed" message goes to the game's channel group; each websocket consumer then sends its own
+seat's view, built once per version and seat in each process (`apps.play.view_cache`).
 
 Services raise `errors.PlayError` subclasses; each carries the HTTP status the API answers with
 and a message a player can read (and that leaks nothing hidden).
@@ -16,10 +17,11 @@ import dataclasses
 import functools
 import logging
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Max
+from django.db import models, transaction
+from django.db.models import OuterRef, Subquery, Value
 from django.utils import timezone
 
 from apps import rules
@@ -41,11 +43,15 @@ from apps.play.selectors import (
     AnyUser,
     entry_for_seat,
     game_hero_settings,
-    game_membership,
+    game_seat_view_cached,
     game_state,
+    member_seat,
     quest_of_source,
+    seat_view_of_state,
     state_with_settings,
+    with_hero_settings,
 )
+from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room
 from apps.rooms.services import room_changed, room_member_seat
 from apps.rules.data import heroes_of_seat
@@ -93,12 +99,18 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             options=options,
             state=state.to_json(),
             version=0,
+            last_seq=len(state.log),
             turn_started=timezone.now(),
         )
         # Whatever the engine logged while setting up (the parchment, say) opens the log.
         GameEvent.objects.bulk_create(
             GameEvent(
-                game=game, seq=n, version=0, kind=GameEvent.Kind.EVENT, payload=as_stored_json(e)
+                game=game,
+                seq=n,
+                version=0,
+                kind=GameEvent.Kind.EVENT,
+                payload=as_stored_json(e),
+                event_seq=e["seq"],
             )
             for n, e in enumerate(state.log, start=1)
         )
@@ -147,22 +159,170 @@ def _setting_change(
     )
     response = {"version": game.version, "seat": seat, "entries": []}
     ActionReceipt.objects.create(game=game, seat=seat, system=system, key=key, response=response)
+    # The version stays, so this seat's cached view would hide the change here (dropping it is
+    # harmless if this rolls back); other processes show it from the next version on.
+    view_cache.forget(game.pk, seat)
     return response
 
 
-def _announce(game_id: int, version: int) -> None:
-    """Tell the game's websocket consumers there is a new version (no game content).
+def _send_to_sockets(game_id: int, message: dict[str, Any]) -> None:
+    """Send a content-free message to the game's websocket consumers (after commit).
 
-    The action is committed; if the poke fails clients catch up on their next fetch.
+    The change is committed; if the poke fails clients catch up on their next fetch.
     """
-    group_poke(
-        group=game_group(game_id=game_id), message={"type": "game.changed", "version": version}
-    )
+    group_poke(group=game_group(game_id=game_id), message=message)
+
+
+def _announce(game_id: int, version: int) -> None:
+    """Tell the game's websocket consumers there is a new version (no game content)."""
+    _send_to_sockets(game_id, {"type": "game.changed", "version": version})
 
 
 def game_group(*, game_id: int) -> str:
     """The channel group of a game's websocket consumers."""
     return f"game-{game_id}"
+
+
+def _locked_game(
+    *, game_id: int, key: str, seat: int | None, user: AnyUser | None, system: bool
+) -> tuple[Game, int, dict[str, Any] | None]:
+    """The game row, locked, in one statement, with the acting seat (the given seat, or the one
+    `user` holds), the heroes' settings and the response already stored for `key`, if any."""
+    acting_seat = member_seat(user) if user is not None else Value(seat)
+    stored = ActionReceipt.objects.filter(
+        game=OuterRef("pk"), seat=OuterRef("acting_seat"), system=system, key=key
+    ).values("response")[:1]
+    # The room comes in the same statement (turn notices and the outcome need it), unlocked.
+    games = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("room")
+        .annotate(
+            acting_seat=acting_seat,
+            stored_response=Subquery(stored, output_field=models.JSONField()),
+        )
+    )
+    game = with_hero_settings(games).filter(pk=game_id).first()
+    if game is None or game.acting_seat is None:
+        raise GameNotFound("There is no such game.")
+    return game, int(game.acting_seat), game.stored_response
+
+
+def _stored_response(*, game: Game, seat: int, system: bool, key: str) -> dict[str, Any] | None:
+    receipts = ActionReceipt.objects.filter(game=game, seat=seat, system=system, key=key)
+    receipt = receipts.first()
+    return None if receipt is None else dict(receipt.response)
+
+
+def _apply_action(
+    *,
+    game_id: int,
+    action: Any,
+    expected_version: int,
+    key: str,
+    seat: int | None = None,
+    user: AnyUser | None = None,
+    system: bool = False,
+) -> tuple[dict[str, Any], SeatView | None]:
+    """Apply one action of `seat` (or of the seat `user` plays) and return the response, with
+    the acting seat's new view when a user acted.
+
+    At most five statements however long the game: lock the row (it carries the acting seat, the
+    heroes' settings, any stored response for `key` and the newest log number), append the log,
+    save the game, store the receipt.
+    """
+    if not isinstance(key, str) or not key or len(key) > KEY_MAX_LENGTH:
+        raise MalformedAction(f"The idempotency key must be 1 to {KEY_MAX_LENGTH} characters.")
+    with transaction.atomic():
+        game, seat, stored = _locked_game(
+            game_id=game_id, key=key, seat=seat, user=user, system=system
+        )
+        if stored is None:
+            parsed = _parsed_action(action)
+            if expected_version != game.version or parsed.type in ANY_TIME_ACTIONS:
+                # If this statement waited for the lock, its receipt subquery saw the receipts
+                # as they were before; the transaction it waited for may have answered this key.
+                stored = _stored_response(game=game, seat=seat, system=system, key=key)
+        if stored is not None:
+            view = None if user is None else game_seat_view_cached(game=game, seat=seat)
+            return dict(stored), view
+        # A private setting does not depend on the game's version: a stale one is fine.
+        if expected_version != game.version and parsed.type not in ANY_TIME_ACTIONS:
+            raise StaleVersion(game.version)
+        action_json = as_stored_json(rules.action_to_json(parsed))
+        state = game_state(game=game)
+        if state.outcome is not None:
+            raise ActionRejected("The quest is over.")
+        if not system:
+            _check_seat_may_act(state, seat, parsed, action_json)
+        if isinstance(parsed, rules.SetAutoDrink):
+            response = _setting_change(game, seat, parsed, system=system, key=key)
+            if user is None:
+                return response, None
+            state_with_settings(state, game_hero_settings(game=game) | {parsed.hero: parsed.on})
+            return response, seat_view_of_state(game=game, seat=seat, state=state)
+        settings = state_with_settings(state, game_hero_settings(game=game))
+        try:
+            transition = rules.apply(state, seat, parsed)
+        except rules.IllegalAction as exc:
+            raise ActionRejected(exc.reason) from None
+        new_state = transition.state
+        version = game.version + 1
+
+        events = [as_stored_json(event) for event in transition.events]
+        rows = [
+            GameEvent(
+                game=game,
+                seq=game.last_seq + 1,
+                version=version,
+                kind=GameEvent.Kind.ACTION,
+                seat=None if system else seat,
+                payload={"seat": seat, "action": action_json, "system": system}
+                | ({"settings": settings} if settings else {}),
+            )
+        ]
+        rows += [
+            GameEvent(
+                game=game,
+                seq=game.last_seq + 2 + n,
+                version=version,
+                kind=GameEvent.Kind.EVENT,
+                payload=event,
+                event_seq=event["seq"],
+            )
+            for n, event in enumerate(events)
+        ]
+        GameEvent.objects.bulk_create(rows)
+
+        fields = ["state", "version", "last_seq", "outcome", "updated"]
+        seats_changed = rules.seats_to_move(new_state) != rules.seats_to_move(state)
+        if seats_changed or new_state.round != state.round:  # the clock of turns.py
+            game.turn_started, game.reminded_at = timezone.now(), None
+            fields += ["turn_started", "reminded_at"]
+        game.state = new_state.to_json()
+        game.version = version
+        game.last_seq += len(rows)
+        game.outcome = new_state.outcome or ""
+        game.save(update_fields=fields)
+        if game.outcome:
+            Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
+            room_changed(room_id=game.room_id)
+            finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
+            campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
+        if seats_changed:  # tell the players now to move (or everyone the outcome)
+            turn_notices_send(game=game, state=new_state)
+
+        seen = (entry_for_seat(event, version, seat) for event in events)
+        entries = [entry for entry in seen if entry is not None]
+        response = {"version": version, "seat": seat, "entries": entries}
+        ActionReceipt.objects.create(
+            game=game, seat=seat, system=system, key=key, response=response
+        )
+        view = None
+        if user is not None:  # kept for this process's sockets once it is committed
+            view = seat_view_of_state(game=game, seat=seat, state=new_state)
+            transaction.on_commit(functools.partial(view_cache.put, view))
+        transaction.on_commit(functools.partial(_announce, game.pk, version))
+    return response, view
 
 
 def quest_apply_action(
@@ -181,91 +341,38 @@ def quest_apply_action(
     `system=True` (timeouts, the AI) skips the seat checks; the engine still validates. System
     keys live in a namespace of their own: no key a client sends can answer for them.
     """
-    if not isinstance(key, str) or not key or len(key) > KEY_MAX_LENGTH:
-        raise MalformedAction(f"The idempotency key must be 1 to {KEY_MAX_LENGTH} characters.")
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise GameNotFound("There is no such game.")
-        receipt = ActionReceipt.objects.filter(game=game, seat=seat, system=system, key=key).first()
-        if receipt is not None:
-            return dict(receipt.response)
-        parsed = _parsed_action(action)
-        # A private setting does not depend on the game's version: a stale one is fine.
-        if expected_version != game.version and parsed.type not in ANY_TIME_ACTIONS:
-            raise StaleVersion(game.version)
-        action_json = as_stored_json(rules.action_to_json(parsed))
-        state = game_state(game=game)
-        if state.outcome is not None:
-            raise ActionRejected("The quest is over.")
-        if not system:
-            _check_seat_may_act(state, seat, parsed, action_json)
-        if isinstance(parsed, rules.SetAutoDrink):
-            return _setting_change(game, seat, parsed, system=system, key=key)
-        settings = state_with_settings(state, game_hero_settings(game=game))
-        try:
-            transition = rules.apply(state, seat, parsed)
-        except rules.IllegalAction as exc:
-            raise ActionRejected(exc.reason) from None
-        new_state = transition.state
-        version = game.version + 1
-
-        last_seq = game.events.aggregate(last=Max("seq"))["last"] or 0
-        rows = [
-            GameEvent(
-                game=game,
-                seq=last_seq + 1,
-                version=version,
-                kind=GameEvent.Kind.ACTION,
-                seat=None if system else seat,
-                payload={"seat": seat, "action": action_json, "system": system}
-                | ({"settings": settings} if settings else {}),
-            )
-        ]
-        rows += [
-            GameEvent(
-                game=game,
-                seq=last_seq + 2 + n,
-                version=version,
-                kind=GameEvent.Kind.EVENT,
-                payload=as_stored_json(event),
-            )
-            for n, event in enumerate(transition.events)
-        ]
-        GameEvent.objects.bulk_create(rows)
-
-        fields = ["state", "version", "outcome", "updated"]
-        seats_changed = rules.seats_to_move(new_state) != rules.seats_to_move(state)
-        if seats_changed or new_state.round != state.round:  # the clock of turns.py
-            game.turn_started, game.reminded_at = timezone.now(), None
-            fields += ["turn_started", "reminded_at"]
-        game.state = new_state.to_json()
-        game.version = version
-        game.outcome = new_state.outcome or ""
-        game.save(update_fields=fields)
-        if game.outcome:
-            Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
-            room_changed(room_id=game.room_id)
-            finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
-            campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
-        if seats_changed:  # tell the players now to move (or everyone the outcome)
-            turn_notices_send(game=game, state=new_state)
-
-        seen = (entry_for_seat(row.payload, version, seat) for row in rows[1:])
-        entries = [entry for entry in seen if entry is not None]
-        response = {"version": version, "seat": seat, "entries": entries}
-        ActionReceipt.objects.create(
-            game=game, seat=seat, system=system, key=key, response=response
-        )
-        transaction.on_commit(functools.partial(_announce, game.pk, version))
+    response, _ = _apply_action(
+        game_id=game_id,
+        seat=seat,
+        action=action,
+        expected_version=expected_version,
+        key=key,
+        system=system,
+    )
     return response
+
+
+@dataclass(frozen=True)
+class ActionAnswer:
+    """What a player's action returns: the stored response and their seat's view after it."""
+
+    response: dict[str, Any]
+    view: SeatView
 
 
 def game_action_submit(
     *, game_id: int, user: AnyUser, action: Any, expected_version: int, key: str
-) -> dict[str, Any]:
-    """`quest_apply_action` for the seat `user` plays (GameNotFound for non-members)."""
-    _, seat = game_membership(game_id=game_id, user=user)
-    return quest_apply_action(
-        game_id=game_id, seat=seat, action=action, expected_version=expected_version, key=key
+) -> ActionAnswer:
+    """`quest_apply_action` for the seat `user` plays (GameNotFound for non-members), with the
+    seat's new view (for a replayed key: its current view), so a client needs no GET after."""
+    response, view = _apply_action(
+        game_id=game_id, user=user, action=action, expected_version=expected_version, key=key
     )
+    assert view is not None  # a user acted
+    return ActionAnswer(response=response, view=view)
+
+
+def game_seats_changed(*, game_id: int) -> None:
+    """Call when a seat of a launched game changes hands: every socket of the game checks again
+    whose seat it holds (sockets check membership when they connect, not on every change)."""
+    transaction.on_commit(functools.partial(_send_to_sockets, game_id, {"type": "game.seats"}))

@@ -16,7 +16,6 @@ import dataclasses
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from apps import rules
@@ -27,6 +26,7 @@ from apps.play.errors import GameNotFound, NotHost, TableRefused
 from apps.play.models import ABANDONED, Game, GameEvent
 from apps.play.notices import game_topic, game_url, turn_notices_send
 from apps.play.selectors import AnyUser, game_state
+from apps.play.services import game_seats_changed
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_changed
 
@@ -63,13 +63,15 @@ def _by(user: AnyUser, *, staff: bool) -> dict[str, Any]:
 def game_note(*, game: Game, note: dict[str, Any]) -> GameEvent:
     """Append a table note to the game's log (in the caller's transaction, the game locked).
 
+    It is numbered on from the row's `last_seq`, which it bumps (the action service does too).
     Every note changes what the room page and the lobby show (paused, a seat given, the end),
     so their open pages are poked after commit.
     """
     room_changed(room_id=game.room_id)
-    last_seq = game.events.aggregate(last=Max("seq"))["last"] or 0
+    game.last_seq += 1
+    Game.objects.filter(pk=game.pk).update(last_seq=game.last_seq)
     return GameEvent.objects.create(
-        game=game, seq=last_seq + 1, version=game.version, kind=GameEvent.Kind.NOTE, payload=note
+        game=game, seq=game.last_seq, version=game.version, kind=GameEvent.Kind.NOTE, payload=note
     )
 
 
@@ -129,6 +131,7 @@ def game_seat_give(*, game_id: int, number: int, to_user: User, by: AnyUser) -> 
         previous = seat.user.get_username() if seat.user else None
         seat.user = to_user
         seat.save(update_fields=["user"])
+        game_seats_changed(game_id=game.pk)  # the previous player's sockets close
         game_note(
             game=game,
             note={

@@ -7,6 +7,7 @@ app_name = "play"
 urlpatterns = [
     path("rooms/<int:room_id>/launch", views.launch, name="launch"),
     path("games/<int:game_id>/", views.game_page, name="game"),
+    path("rules/", views.rules_page, name="rules"),
     path("games/<int:game_id>/pause", views.pause, name="pause"),
     path("games/<int:game_id>/resume", views.resume, name="resume"),
 ]

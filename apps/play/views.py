@@ -1,5 +1,11 @@
-"""Pages of the play app: the lobby, launching a room's quest, the game page."""
+"""Pages of the play app: the lobby, launching a room's quest, the game page, the rules."""
 
+import re
+from functools import cache
+from pathlib import Path
+
+import markdown
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -7,14 +13,25 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
+from markdown.extensions.toc import slugify
 
 from apps.accounts.models import User
 from apps.notifications.services import notification_mark_read
 from apps.play.errors import GameNotFound, PlayError
+from apps.play.models import Game
 from apps.play.notices import game_topic
-from apps.play.selectors import game_clock_for, game_membership, game_seat_view, lobby_for
+from apps.play.selectors import (
+    game_campaign_id,
+    game_clock_for,
+    game_membership,
+    game_seat_names,
+    game_seat_view,
+    lobby_for,
+)
 from apps.play.services import game_launch
 from apps.play.table import game_pause, game_resume
+
+RULES_FILE = Path(settings.BASE_DIR) / "docs" / "rules.md"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -60,6 +77,11 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "clock": game_clock_for(game_id=game.pk, user=request.user),
         "is_host": game.room.host_id == request.user.pk,
         "view_json": view,
+        "seat_names": game_seat_names(game=game),
+        "confirm": request.user.confirm_actions,
+        "rules_url": reverse("play:rules"),
+        "lobby_url": reverse("home"),
+        "armory_url": _campaign_url(game),
         "api_view_url": reverse("api:game_view", args=[game_id]),
         "api_actions_url": reverse("api:game_actions", args=[game_id]),
         "api_events_url": reverse("api:game_events", args=[game_id]),
@@ -101,3 +123,31 @@ def pause(request: HttpRequest, game_id: int) -> HttpResponse:
 def resume(request: HttpRequest, game_id: int) -> HttpResponse:
     """The host starts the turn clock again."""
     return _clock_change(request, game_id, pause=False)
+
+
+def _campaign_url(game: Game) -> str:
+    """The campaign page (with each hero's armory) of a campaign quest, else ""."""
+    campaign_id = game_campaign_id(game=game)
+    return reverse("campaigns:detail", args=[campaign_id]) if campaign_id else ""
+
+
+def _section_slug(value: str, separator: str) -> str:
+    """Numbered sections get stable anchors ("7. Traps" -> "rules-7") that game logs link to."""
+    number = re.match(r"\s*(\d+[a-z]?)\.", value)
+    return f"rules-{number[1]}" if number else slugify(value, separator)
+
+
+@cache
+def _rules_html(mtime: float) -> tuple[str, str]:
+    """docs/rules.md as HTML (body, table of contents); cached per file version."""
+    md = markdown.Markdown(
+        extensions=["tables", "toc"], extension_configs={"toc": {"slugify": _section_slug}}
+    )
+    body = md.convert(RULES_FILE.read_text(encoding="utf-8"))
+    return body, str(getattr(md, "toc", ""))
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """The rules this site enforces, from docs/rules.md: reachable from every game."""
+    body, toc = _rules_html(RULES_FILE.stat().st_mtime)
+    return render(request, "play/rules.html", {"rules_html": body, "rules_toc": toc})

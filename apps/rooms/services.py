@@ -5,6 +5,7 @@ read. Launching is not here: it is a play service that reads these models (rooms
 play) and sets `room.status` to playing.
 """
 
+import asyncio
 import functools
 import logging
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import Any, Literal
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -153,11 +155,17 @@ def _poke_room(room_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
+
+    async def send() -> None:
         for group in (room_group(room_id=room_id), LOBBY_GROUP):
-            async_to_sync(layer.group_send)(group, {"type": "room.changed"})
-    except Exception:  # the change is committed; pages catch up on their next load
-        logger.exception("could not announce a change of room %s", room_id)
+            message = {"type": "room.changed"}
+            # A frozen Redis costs the request at most REDIS_TIMEOUT, never a hung page.
+            await asyncio.wait_for(layer.group_send(group, message), settings.REDIS_TIMEOUT)
+
+    try:
+        async_to_sync(send)()
+    except Exception as exc:  # the change is committed; pages catch up on their next load
+        logger.warning("could not announce a change of room %s: %s", room_id, type(exc).__name__)
 
 
 def _locked_room(room_id: int) -> Room:
@@ -214,6 +222,19 @@ def room_seat_leave(*, room_id: int, user: User, number: int | None = None) -> N
         seat.user = None
         seat.save(update_fields=["user"])
         room_changed(room_id=room.pk)
+
+
+def room_cancel(*, room_id: int, user: User) -> str:
+    """The host calls off a room nobody launched: the room and its seats go. Returns its name."""
+    with transaction.atomic():
+        room = _locked_room(room_id)
+        if room.host_id != user.pk:
+            raise RoomError("Only the host can cancel this room.")
+        if room.status != Room.Status.OPEN:
+            raise RoomError("The quest has already started: the room can no longer be cancelled.")
+        name = room.name
+        room.delete()
+    return name
 
 
 def room_by_invite(*, code: str) -> Room:

@@ -10,4 +10,5 @@ urlpatterns = [
     path("join/<str:code>", views.room_join, name="join"),
     path("<int:room_id>/seats/<int:number>/take", views.seat_take, name="seat_take"),
     path("<int:room_id>/seats/leave", views.seat_leave, name="seat_leave"),
+    path("<int:room_id>/cancel", views.room_cancel, name="cancel"),
 ]

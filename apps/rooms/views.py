@@ -39,6 +39,8 @@ def _room_page(request: HttpRequest, room: Room) -> HttpResponse:
         "my_seat": my_seat,
         "is_open": is_open,
         "is_host": room.host_id == user.pk,
+        # Someone with the invite link but no seat, after the launch: say so, no dead end.
+        "locked_out": not is_open and my_seat is None,
         "is_full": services.room_is_full(room),
         "invite_url": request.build_absolute_uri(reverse("rooms:join", args=[room.invite_code])),
         "launch_url": _url_or("play:launch", room.pk, f"/rooms/{room.pk}/launch"),
@@ -118,3 +120,17 @@ def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
     else:
         messages.success(request, "You left your seat.")
     return redirect("rooms:detail", room_id=room_id)
+
+
+@login_required
+@require_POST
+def room_cancel(request: HttpRequest, room_id: int) -> HttpResponse:
+    try:
+        name = services.room_cancel(room_id=room_id, user=cast(User, request.user))
+    except services.RoomNotFound:
+        raise Http404("No such room.") from None
+    except services.RoomError as error:
+        messages.error(request, error.message)
+        return redirect("rooms:detail", room_id=room_id)
+    messages.success(request, f"Room “{name}” is cancelled.")
+    return redirect("home")

@@ -12,8 +12,8 @@ from typing import Any
 
 from .actions import action_to_json
 from .board import Board
-from .combat import hero_attack_dice, hero_defend_dice
-from .data import heroes_of_seat, seat_of_hero
+from .combat import hero_attack_dice, hero_defend_dice, monster_attack_dice, monster_defend_dice
+from .data import HERO_ORDER, MONSTERS, heroes_of_seat, seat_of_hero
 from .engine import legal_actions
 from .events import ZARGON_SEAT, event_for_seat
 from .geometry import Geometry
@@ -32,7 +32,7 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "quest": quest_view(state, zargon),
         "map": map_view(state, board, zargon),
         "heroes": [hero_view(state, board, h, seat) for h in state.heroes.values()],
-        "monsters": monsters_view(state, zargon),
+        "monsters": monsters_view(state, board, zargon),
         "belongings": [{"hero": d.hero, "square": sq_json(d.square)} for d in state.drops],
         "legal_actions": [action_to_json(a) for a in legal_actions(state, seat)],
         "log": [e for e in (event_for_seat(ev, seat) for ev in state.log) if e is not None],
@@ -97,7 +97,13 @@ def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
         "height": q.height,
         "squares": squares_view(s, geo, visible_areas, zargon),
         "areas": [
-            {"id": area_id(s, a.id), "kind": a.kind, "name": a.name, "revealed": a.id in s.areas}
+            {
+                "id": area_id(s, a.id),
+                "kind": a.kind,
+                "name": a.name,
+                "revealed": a.id in s.areas,
+                "searched": searched_by(s, a.id),
+            }
             for a in q.areas.values()
             if a.id in visible_areas
         ],
@@ -117,6 +123,12 @@ def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
         ],
         "traps": traps_view(s, geo, zargon),
     }
+
+
+def searched_by(s: State, area: str) -> list[str]:
+    """Heroes who searched the area for treasure, in turn order (every seat sees a search)."""
+    done = set(s.searched)
+    return [hero for hero in HERO_ORDER if f"{hero}:{area}" in done]
 
 
 def squares_view(s: State, geo: Geometry, areas: set[str], zargon: bool) -> list[dict[str, Any]]:
@@ -213,16 +225,18 @@ def hero_view(s: State, b: Board, h: HeroState, seat: int) -> dict[str, Any]:
     return out
 
 
-def monsters_view(s: State, zargon: bool) -> list[dict[str, Any]]:
+def monsters_view(s: State, board: Board, zargon: bool) -> list[dict[str, Any]]:
     out = []
     for m in s.monsters.values():
         if not m.alive or (m.pub is None and not zargon):
             continue
-        out.append(monster_view(s, m, zargon))
+        out.append(monster_view(s, board, m, zargon))
     return out
 
 
-def monster_view(s: State, m: MonsterState, zargon: bool) -> dict[str, Any]:
+def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str, Any]:
+    """A monster and its stat card (rules.md 9; attack and defend as it rolls them now)."""
+    stats = MONSTERS[m.kind]
     out: dict[str, Any] = {
         "id": m.pub or zid("m", m.key),
         "kind": m.kind,
@@ -232,6 +246,10 @@ def monster_view(s: State, m: MonsterState, zargon: bool) -> dict[str, Any]:
         "asleep": m.asleep,
         "tempest": m.tempest,
         "activated": m.activated,
+        "move": stats.move,
+        "attack": monster_attack_dice(b, m),
+        "defend": monster_defend_dice(b, m),
+        "mind": stats.mind,
     }
     if zargon:
         out["revealed"] = m.pub is not None

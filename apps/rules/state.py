@@ -237,8 +237,15 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any], quest: Quest | None = None) -> State:
-        """Rebuild a state; the quest is looked up by slug unless given (see `load_quest`)."""
+    def from_json(
+        cls, d: dict[str, Any], quest: Quest | None = None, *, copy_json: bool = True
+    ) -> State:
+        """Rebuild a state; the quest is looked up by slug unless given (see `load_quest`).
+
+        `copy_json=False` when `d` was just decoded for this state alone (a database row, say):
+        its options and log are then taken over instead of deep-copied.
+        """
+        keep = copy.deepcopy if copy_json else _same
         if quest is None:
             from .engine import quest_for_slug
 
@@ -247,7 +254,7 @@ class State:
             quest=quest,
             seats=d["seats"],
             seed=d["seed"],
-            options=copy.deepcopy(d["options"]),
+            options=keep(d["options"]),
             rng=int(d["rng"], 16),
             round=d["round"],
             phase=d["phase"],
@@ -279,7 +286,7 @@ class State:
             villain_defeated=d["villain_defeated"],
             outcome=d["outcome"],
             seq=d["seq"],
-            log=copy.deepcopy(d["log"]),
+            log=keep(d["log"]),
         )
 
     # --- small queries used everywhere -------------------------------------------------------
@@ -296,6 +303,10 @@ class State:
             if m.pub == pub and m.alive:
                 return m
         return None
+
+
+def _same(value: _T) -> _T:
+    return value
 
 
 def _shallow(obj: _T) -> _T:

@@ -3,11 +3,10 @@
 
 import { el, fill } from "./board/dom.js";
 import { drawBoard, squareAt } from "./board/map.js";
-import { actionsOf, activeMonsterIds, boardTargets, castableSpells, indexView, keyOf, SIDES, samePoint, throwableWeapons } from "./board/model.js";
+import { actionsOf, activeMonsterIds, boardTargets, castableSpells, indexView, keyOf, placeName, SIDES, samePoint, throwableWeapons } from "./board/model.js";
 import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "./board/net.js";
-import { renderActions, renderDiceTray, renderHeroes, renderLog, renderMonsters, renderOutcome, renderQuest, renderTurn } from "./board/panel.js";
-
-const MIN_CELL_PX = 30;
+import { StoryLog } from "./board/log.js";
+import { renderActions, renderDiceTray, renderFindCard, renderHeroes, renderMonsterCard, renderMonsters, renderOutcome, renderQuest, renderStart, renderTurn, turnAnnouncement } from "./board/panel.js";
 
 const root = document.getElementById("play");
 const $ = (id) => document.getElementById(id);
@@ -25,19 +24,59 @@ const dom = {
   dice: $("dice-tray"),
   outcome: $("outcome-banner"),
   conn: $("connection"),
+  confirmBar: $("move-confirm"),
+  dialog: $("confirm-dialog"),
+  start: $("start-screen"),
+  findCard: $("find-card"),
+  monsterCard: $("monster-card"),
+  turnAnnouncer: $("turn-announcer"),
 };
 const urls = {
   view: root.dataset.apiViewUrl,
   actions: root.dataset.apiActionsUrl,
   ws: root.dataset.wsUrl,
+  events: root.dataset.apiEventsUrl,
+  rules: root.dataset.rulesUrl ?? "",
+  lobby: root.dataset.lobbyUrl ?? "/",
+  armory: root.dataset.armoryUrl ?? "",
 };
+
+function readJson(id) {
+  try {
+    const value = JSON.parse($(id)?.textContent ?? "null");
+    return typeof value === "string" ? JSON.parse(value) : value;
+  } catch {
+    return null;
+  }
+}
+
+const seatNames = readJson("seat-names") ?? {};
+const story = new StoryLog({
+  list: $("game-log"),
+  scroller: $("log-scroll"),
+  older: $("log-older"),
+  order: $("log-order"),
+  away: $("log-away"),
+  announcer: $("log-announcer"),
+  eventsUrl: urls.events,
+  rulesUrl: urls.rules,
+  onHighlight: (squares) => {
+    state.ui.highlight = squares;
+    render();
+  },
+});
 
 const state = {
   view: null,
   index: null,
   targets: null,
-  ui: { spell: null, throw: null, monster: null },
+  ui: { spell: null, throw: null, monster: null, pending: null, highlight: null },
   busy: false,
+  networkError: false,
+  shownMonster: null,
+  findSeq: null,
+  lastTurnKey: null,
+  confirm: root.dataset.confirm !== "off",
   walking: false,
   zoom: 1,
   centred: false,
@@ -55,18 +94,28 @@ function setView(view, { force = false } = {}) {
   state.view = view;
   reconcileSelection();
   render();
+  // The server-drawn turn clock (static/js/clock.js) follows the turn.
+  const turn = [view.round, view.turn?.phase, view.turn?.hero, view.turn?.seat].join("/");
+  document.dispatchEvent(new CustomEvent("board:view", { detail: { turn } }));
 }
 
 /** Drop selections the new view no longer allows; pick up Zargon's active monster. */
 function reconcileSelection() {
   const view = state.view;
   const ui = state.ui;
+  if (ui.pending && !samePoint(ui.pending.from, currentOrigin(view))) ui.pending = null;
   if (ui.spell && !castableSpells(view).includes(ui.spell)) ui.spell = null;
   if (ui.throw && !throwableWeapons(view).includes(ui.throw)) ui.throw = null;
   const movable = activeMonsterIds(view);
   if (ui.monster && !movable.includes(ui.monster)) ui.monster = null;
   const active = view.turn?.active_monster;
   if (view.role === "zargon" && active && movable.includes(active)) ui.monster = active;
+}
+
+/** Where the acting figure stands in `view`. */
+function currentOrigin(view) {
+  if (view.role === "zargon") return (view.monsters ?? []).find((m) => m.id === state.ui.monster)?.position ?? null;
+  return (view.heroes ?? []).find((h) => h.hero === view.turn?.hero)?.position ?? null;
 }
 
 async function refreshView() {
@@ -87,7 +136,8 @@ function render() {
   dom.svg.setAttribute("aria-label", boardSummary(view));
   root.dataset.version = String(view.version ?? "");
   root.classList.toggle("selecting", selecting());
-  renderTurn(dom.turn, view, state.index);
+  renderTurn(dom.turn, view, state.index, seatNames);
+  announceTurn(view);
   renderActions(dom.actions, view, state.index, state.ui, {
     onAction: (a) => perform(a),
     onSelectSpell: (spell) => select({ spell, throw: null }),
@@ -97,15 +147,77 @@ function render() {
   renderHeroes(dom.heroes, view, (a) => perform(a));
   renderMonsters(dom.monsters, view);
   renderQuest(dom.quest, view);
-  renderLog(dom.log, view);
-  renderDiceTray(dom.dice, view);
-  renderOutcome(dom.outcome, view);
+  story.update(view, state.index);
+  renderDiceTray(dom.dice, view, state.index);
+  renderPending();
+  renderMonsterCard(dom.monsterCard, view, state.shownMonster, () => showMonster(null));
+  renderFindCard(dom.findCard, findOfMine(view), () => {
+    state.findSeq = state.findShown?.seq ?? state.findSeq;
+    renderFindCard(dom.findCard, null);
+  });
+  renderOutcome(dom.outcome, view, { lobby: urls.lobby, armory: urls.armory });
+  renderStartScreen(view);
   setBusy(state.busy);
   applyZoom();
-  if (!state.centred) {
+  if (!state.centred && state.zoom > 1) {
     state.centred = true;
     requestAnimationFrame(centreOnAction);
   }
+}
+
+/** Tell the screen reader when the turn passes (only then: the live region stays quiet otherwise). */
+function announceTurn(view) {
+  const turn = view.turn ?? {};
+  const key = `${view.round}:${turn.phase}:${turn.hero ?? ""}:${view.outcome ?? ""}`;
+  if (state.lastTurnKey !== null && state.lastTurnKey !== key) dom.turnAnnouncer.textContent = turnAnnouncement(view, state.index, seatNames);
+  state.lastTurnKey = key;
+}
+
+/** The newest treasure find of this seat's heroes since the page opened (shown as a card). */
+function findOfMine(view) {
+  const owned = view.heroes_owned ?? [];
+  const log = view.log ?? [];
+  const find = [...log].reverse().find((e) => e.type === "search" && e.find && e.find !== "treasure" && owned.includes(e.hero));
+  if (state.findSeq === null) {
+    // Opening the page shows no old finds: remember where the story stood.
+    state.findSeq = find?.seq ?? 0;
+    state.findShown = null;
+    return null;
+  }
+  if (find && find.seq > state.findSeq) state.findShown = find;
+  if (state.findShown && state.findShown.seq > state.findSeq) return state.findShown;
+  return null;
+}
+
+function showMonster(id) {
+  state.shownMonster = id;
+  renderMonsterCard(dom.monsterCard, state.view, id, () => showMonster(null));
+  if (id) dom.monsterCard.scrollIntoView({ block: "nearest" });
+}
+
+const startKey = () => `ashen-vault:started:${root.dataset.gameId}:${root.dataset.seat}`;
+
+/** The parchment before the first round, until the seat begins the quest. */
+function renderStartScreen(view) {
+  let begun = true;
+  try {
+    begun = localStorage.getItem(startKey()) === "1";
+  } catch {
+    begun = true;
+  }
+  if (begun || view.outcome || (view.round ?? 1) > 1) {
+    dom.start.hidden = true;
+    return;
+  }
+  renderStart(dom.start, view, () => {
+    try {
+      localStorage.setItem(startKey(), "1");
+    } catch {
+      // Private mode: the screen simply closes for now.
+    }
+    dom.start.hidden = true;
+    dom.turn.scrollIntoView({ block: "nearest" });
+  });
 }
 
 function boardSummary(view) {
@@ -142,7 +254,48 @@ function setBusy(busy) {
   for (const b of dom.actions.querySelectorAll("button")) b.disabled = busy;
 }
 
+/** What ending now would waste, in words; empty when nothing is left unused. */
+function unusedThisTurn(view, action) {
+  const turn = view.turn ?? {};
+  if (action.type === "end_phase") {
+    const ready = activeMonsterIds(view).length;
+    const acted = (view.monsters ?? []).some((m) => m.activated);
+    return ready && !acted ? [`No monster has acted yet this phase; ${ready} could.`] : [];
+  }
+  const out = [];
+  if (!turn.movement_rolled) out.push("You have not rolled for movement.");
+  if (!turn.has_acted) out.push("Your action (attack, spell, search...) is unused.");
+  return out;
+}
+
+/** End the turn at once, or ask first when something is still unused. Resolves true to go on. */
+async function endConfirmed(action) {
+  const unused = unusedThisTurn(state.view, action);
+  if (!state.confirm || !unused.length || !dom.dialog?.showModal) return true;
+  const title = action.type === "end_phase" ? "End Zargon's phase?" : "End your turn?";
+  return ask(title, unused, action.type === "end_phase" ? "End the phase" : "End turn anyway");
+}
+
+/** A modal question with two answers; resolves true for `yes`. */
+function ask(title, lines, yes) {
+  const d = dom.dialog;
+  fill($("confirm-title"), title);
+  fill($("confirm-body"), lines.map((line) => el("p", {}, line)));
+  fill($("confirm-yes"), yes);
+  return new Promise((resolve) => {
+    const done = () => {
+      d.removeEventListener("close", done);
+      resolve(d.returnValue === "yes");
+    };
+    d.returnValue = "";
+    d.addEventListener("close", done);
+    d.showModal();
+    $("confirm-no").focus();
+  });
+}
+
 function showMessage(text, kind = "error") {
+  if (!text) state.networkError = false;
   dom.error.hidden = !text;
   dom.error.dataset.kind = kind;
   dom.errorText.textContent = text ?? "";
@@ -153,6 +306,12 @@ function showMessage(text, kind = "error") {
 /** Post one legal action. Resolves true when the server accepted it. */
 async function perform(action) {
   if (state.busy || !action) return false;
+  if ((action.type === "end_turn" || action.type === "end_phase") && !(await endConfirmed(action))) return false;
+  clearPending();
+  if (state.ui.highlight) {
+    state.ui.highlight = null;
+    story.release();
+  }
   setBusy(true);
   const res = await postAction(urls.actions, action, state.view.version);
   let ok = false;
@@ -171,6 +330,7 @@ async function perform(action) {
     showMessage("The game moved on before your action arrived; the board is up to date now.", "info");
   } else {
     showMessage(detailOf(res.body, res.status), "error");
+    state.networkError = res.status === 0;
     if (res.status === 0) refreshView();
   }
   setBusy(false);
@@ -205,24 +365,86 @@ function pickTarget(list) {
   return [...list].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))[0];
 }
 
+/** Who walks now: the acting hero, or Zargon's selected monster. */
+function walker() {
+  return state.view.role === "zargon" ? { monster: state.ui.monster } : { hero: state.view.turn?.hero };
+}
+
 function onSquare(sq) {
   const k = keyOf(sq);
   const t = state.targets;
   const list = t.squares.get(k);
   const selectId = t.selectable.get(k);
   if (selectId && selectId !== state.ui.monster && !selecting()) {
+    clearPending();
+    state.shownMonster = selectId;
     select({ monster: selectId });
     return;
   }
   if (list?.length) {
+    clearPending();
     perform(pickTarget(list).action);
     return;
   }
   const path = t.reach.get(k);
-  if (path && !selecting()) {
-    const who = state.view.role === "zargon" ? { monster: state.ui.monster } : { hero: state.view.turn?.hero };
-    walk(path, who);
+  const figure = state.index.figures.get(k);
+  if (!path && figure?.kind === "monster") {
+    clearPending();
+    showMonster(figure.data.id);
+    return;
   }
+  if (path && !selecting()) {
+    // A far move costs several squares of movement: show its path and cost, take it on a second
+    // tap (or Enter, or the Move button) unless the player turned confirmations off.
+    if (state.confirm && state.ui.pending?.key !== k) {
+      proposeWalk(k, path);
+      return;
+    }
+    clearPending();
+    walk(path, walker());
+    return;
+  }
+  clearPending();
+}
+
+function proposeWalk(k, path) {
+  state.ui.pending = { key: k, path, from: state.targets.origin, who: walker() };
+  render();
+}
+
+function confirmPending() {
+  const pending = state.ui.pending;
+  if (!pending) return;
+  clearPending();
+  walk(pending.path, pending.who);
+}
+
+function clearPending() {
+  if (!state.ui.pending) return;
+  state.ui.pending = null;
+  render();
+}
+
+/** The "Move N squares to ...? [Move] [Cancel]" bar under the board. */
+function renderPending() {
+  const bar = dom.confirmBar;
+  const pending = state.ui.pending;
+  if (!bar) return;
+  if (!pending) {
+    bar.hidden = true;
+    return;
+  }
+  const where = placeName(state.index, pending.path[pending.path.length - 1]);
+  const left = state.view.role === "zargon" ? state.view.turn?.monster_movement_left : state.view.turn?.movement_left;
+  const cost = pending.path.length;
+  bar.hidden = false;
+  fill(bar,
+    el("p", { class: "confirm-text" }, `Move ${cost} squares ${where ? `to ${where}` : ""}`.trim(),
+      Number.isInteger(left) && left ? el("span", { class: "muted small" }, ` (${cost} of ${left} movement)`) : null,
+      el("span", { class: "muted small" }, ". Tap the square again or press Enter.")),
+    el("div", { class: "actions" },
+      el("button", { type: "button", class: "primary", id: "move-confirm-go", onclick: confirmPending }, `Move ${cost} squares`),
+      el("button", { type: "button", id: "move-confirm-cancel", onclick: clearPending }, "Cancel")));
 }
 
 function onBoardClick(e) {
@@ -241,14 +463,31 @@ function onBoardClick(e) {
 
 const ARROWS = { ArrowUp: SIDES.N, ArrowRight: SIDES.E, ArrowDown: SIDES.S, ArrowLeft: SIDES.W };
 
+function onBoardFocus(target) {
+  return target === dom.scroller || target === dom.svg || dom.scroller.contains(target);
+}
+
 function onKey(e) {
-  if (e.altKey || e.ctrlKey || e.metaKey || !state.view) return;
+  if (e.altKey || e.ctrlKey || e.metaKey || !state.view || dom.dialog?.open) return;
   if (e.key === "Escape") {
+    clearPending();
+    if (state.ui.highlight) {
+      state.ui.highlight = null;
+      story.release();
+      render();
+    }
     cancelSelection();
     return;
   }
   if (e.target.closest?.("input, textarea, select, button, a, summary, [contenteditable]")) return;
   if (e.key === "Enter") {
+    if (state.ui.pending) {
+      e.preventDefault();
+      confirmPending();
+      return;
+    }
+    // Enter ends the turn only from the board itself (or the End turn button, natively).
+    if (!onBoardFocus(e.target)) return;
     const end = actionsOf(state.view, "end_turn")[0] ?? actionsOf(state.view, "end_phase")[0];
     if (end) {
       e.preventDefault();
@@ -270,8 +509,12 @@ function onKey(e) {
 
 // ---- Zoom, pinch and scroll ------------------------------------------------------------
 
+/** The board's width when fitted: the whole known dungeon in the box, by width and by height. */
 function fitWidth() {
-  return Math.max(200, dom.scroller.clientWidth - 2);
+  const box = dom.svg.viewBox.baseVal;
+  const aspect = box && box.height ? box.width / box.height : 26.5 / 19.5;
+  const maxHeight = Number.parseFloat(getComputedStyle(dom.scroller).maxHeight) || window.innerHeight * 0.7;
+  return Math.max(200, Math.min(dom.scroller.clientWidth - 2, (maxHeight - 2) * aspect));
 }
 
 function applyZoom() {
@@ -293,19 +536,19 @@ function setZoom(zoom, focus = null) {
 }
 
 function initialZoom() {
-  const w = Number(state.view?.map?.width ?? 26) + 0.5;
-  state.zoom = Math.max(1, (MIN_CELL_PX * w) / fitWidth());
+  // The game opens fitted: the whole map in view; + and pinch zoom in.
+  state.zoom = 1;
   applyZoom();
 }
 
 function centreOnAction() {
   const origin = state.targets?.origin ?? state.view?.heroes?.find((h) => (state.view.heroes_owned ?? []).includes(h.hero) && h.position)?.position;
   if (!origin) return;
-  const w = Number(state.view.map?.width ?? 26) + 0.5;
-  const cell = dom.svg.getBoundingClientRect().width / w;
+  const box = dom.svg.viewBox.baseVal;
+  const cell = dom.svg.getBoundingClientRect().width / (box?.width || 26.5);
   const s = dom.scroller;
-  s.scrollLeft = (origin[0] + 0.75) * cell - s.clientWidth / 2;
-  s.scrollTop = (origin[1] + 0.75) * cell - s.clientHeight / 2;
+  s.scrollLeft = (origin[0] + 0.5 - (box?.x ?? 0)) * cell - s.clientWidth / 2;
+  s.scrollTop = (origin[1] + 0.5 - (box?.y ?? 0)) * cell - s.clientHeight / 2;
 }
 
 function initPinch() {
@@ -348,6 +591,8 @@ const CONN_TEXT = { live: "Live", connecting: "Connecting…", offline: "Offline
 
 function setConnection(kind) {
   dom.conn.dataset.state = kind;
+  // The connection is back: an error about reaching the server no longer holds.
+  if (kind === "live" && state.networkError) showMessage("");
   fill(dom.conn, el("span", { class: "conn-dot", "aria-hidden": "true" }), CONN_TEXT[kind] ?? kind);
 }
 
@@ -361,11 +606,12 @@ function onFrame(frame) {
 }
 
 function startLive() {
-  const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: refreshView, onState: setConnection });
+  // No GET when the socket opens: the server sends the seat's current view on every connect.
+  const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: () => {}, onState: setConnection });
   socket.start();
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") {
-      refreshView();
+      if (!socket.refresh()) refreshView();
       socket.nudge();
     }
   });
@@ -378,14 +624,7 @@ function startLive() {
 // ---- Start ------------------------------------------------------------------------------
 
 function init() {
-  const data = $("seat-view");
-  let view = null;
-  try {
-    view = JSON.parse(data?.textContent ?? "null");
-    if (typeof view === "string") view = JSON.parse(view); // view_json given as a JSON string
-  } catch {
-    view = null;
-  }
+  const view = readJson("seat-view");
   dom.svg.addEventListener("click", onBoardClick);
   document.addEventListener("keydown", onKey);
   $("play-error-close")?.addEventListener("click", () => showMessage(""));
@@ -393,6 +632,10 @@ function init() {
   $("zoom-out")?.addEventListener("click", () => setZoom(state.zoom / 1.25));
   $("zoom-fit")?.addEventListener("click", () => setZoom(1));
   window.addEventListener("resize", applyZoom);
+  window.addEventListener("online", () => {
+    if (state.networkError) showMessage("");
+    refreshView();
+  });
   initPinch();
   if (view) {
     state.view = view;

@@ -31,6 +31,7 @@ def test_profile_shows_email_and_current_preferences(player_client: Client) -> N
         "email_chat": False,
         "time_zone": "",
         "away_until": None,
+        "confirm_actions": True,
     }
 
 
@@ -161,3 +162,16 @@ def test_away_until_is_read_in_the_players_time_zone(player_client: Client, play
     player.refresh_from_db()
     assert player.away_until is not None
     assert player.away_until.isoformat() == "2026-12-24T00:00:00+00:00"
+
+
+def test_profile_turns_the_costly_move_confirmations_off_and_on(
+    player_client: Client, player: User
+) -> None:
+    assert player.confirm_actions  # asked by default
+    player_client.post(reverse("profile"), {"turn_email": "immediately", "reminders": "on"})
+    player.refresh_from_db()
+    assert not player.confirm_actions
+
+    player_client.post(reverse("profile"), {"turn_email": "immediately", "confirm_actions": "on"})
+    player.refresh_from_db()
+    assert player.confirm_actions

@@ -1,4 +1,5 @@
 import hashlib
+from datetime import timedelta
 
 import pytest
 from django.contrib.admin.sites import site
@@ -97,3 +98,32 @@ def test_admin_shows_tokens_with_read_only_hash_and_cannot_create_them(
     assert b'name="key_hash"' not in change.content
     assert client.get(reverse("admin:accounts_apitoken_add")).status_code == 403
     assert "key_hash" in site.get_model_admin(ApiToken).readonly_fields
+
+
+def test_a_token_used_before_it_is_revoked_stops_working_at_once(player: User) -> None:
+    raw = token_issue(user=player)
+    assert token_authenticate(raw=raw) == player  # now cached
+
+    token_revoke(user=player, token_id=ApiToken.objects.get().pk)
+
+    assert token_authenticate(raw=raw) is None
+
+
+def test_last_used_is_written_at_most_once_a_minute(player: User) -> None:
+    import time_machine
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    raw = token_issue(user=player)
+    with time_machine.travel("2026-11-30 12:00:00Z", tick=False) as clock:
+        token_authenticate(raw=raw)
+        first = ApiToken.objects.get().last_used
+        assert first is not None
+        clock.shift(30)
+        with CaptureQueriesContext(connection) as queries:
+            assert token_authenticate(raw=raw) == player
+        assert ApiToken.objects.get().last_used == first
+        assert len(queries) == 0  # looked up in the cache, nothing written
+        clock.shift(31)
+        token_authenticate(raw=raw)
+        assert ApiToken.objects.get().last_used == first + timedelta(seconds=61)

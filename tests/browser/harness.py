@@ -16,13 +16,14 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 from apps.rules import (
     IllegalAction,
     State,
     action_to_json,
     apply,
+    event_for_seat,
     legal_actions,
     load_quest,
     new_game,
@@ -54,10 +55,13 @@ def seat_on_turn(state: State) -> int:
 class EngineTable:
     """One game held in memory; answers the play page's requests for any seat."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, events: list[dict[str, Any]] | None = None) -> None:
         self.state = state
         self.version = 1
         self.posted: list[tuple[int, dict[str, Any]]] = []
+        # The whole story for the events API (the state keeps only the last entries).
+        self.events: list[dict[str, Any]] = list(events if events is not None else state.log)
+        self.confirm = True  # the player's "ask before costly moves" setting
 
     def view(self, seat: int) -> dict[str, Any]:
         view = dict(seat_view(self.state, seat))
@@ -76,9 +80,21 @@ class EngineTable:
         except IllegalAction as exc:
             return 400, {"detail": exc.reason}
         self.state = transition.state
+        self.events.extend(transition.events)
         self.version += 1
         self.posted.append((seat, action))
         return 200, {"version": self.version, "entries": []}
+
+    def story(self, seat: int, after: int, limit: int) -> list[dict[str, Any]]:
+        """The events API: the seat's entries after `after`, oldest first, at most `limit`."""
+        out = []
+        for event in self.events:
+            entry = event_for_seat(event, seat) if event["seq"] > after else None
+            if entry is not None:
+                out.append(entry)
+                if len(out) >= limit:
+                    break
+        return out
 
     # ---- the page -----------------------------------------------------------------------
 
@@ -93,6 +109,10 @@ class EngineTable:
             "api_actions_url": f"/api/{seat}/actions",
             "api_events_url": f"/api/{seat}/events",
             "ws_url": "/ws/none/",
+            "rules_url": "/rules/",
+            "lobby_url": "/",
+            "seat_names": {1: "zora", 2: "alba", 3: "bran"},
+            "confirm": self.confirm,
         }
         html = render_to_string("play/game.html", context)
         # No websocket here: the page refreshes from the GET view after each action.
@@ -115,6 +135,14 @@ class EngineTable:
         if match:
             html = self.page_html(int(match[1]))
             route.fulfill(status=200, body=html, headers={"Content-Type": "text/html"})
+            return
+        match = re.fullmatch(r"/api/(\d)/events", path)
+        if match:
+            query = parse_qs(urlparse(request.url).query)
+            after = int(query.get("after", ["0"])[0])
+            limit = int(query.get("limit", ["1000"])[0])
+            story = json.dumps(self.story(int(match[1]), after, limit))
+            route.fulfill(status=200, body=story, headers={"Content-Type": "application/json"})
             return
         match = re.fullmatch(r"/api/(\d)/(view|actions)", path)
         if match:

@@ -110,6 +110,12 @@ def sign_up(player: Player, base: str) -> None:
     page.click("form button[type=submit]")
     page.wait_for_load_state()
     assert "/signup" not in page.url, page.content()
+    # These players know what they do: no "are you sure?" before far moves or ending a turn
+    # (tests/browser/test_play_table.py covers the confirmations).
+    page.goto(f"{base}/accounts/profile/")
+    page.uncheck("#id_confirm_actions")
+    page.click("form[action$='/profile/'] button[type=submit]")
+    page.wait_for_load_state()
 
 
 def take_seat(player: Player, number: int) -> None:
@@ -164,8 +170,9 @@ def caught_up(player: Player, version: int) -> None:
     )
 
 
-def blur(player: Player) -> None:
-    player.page.evaluate("document.activeElement && document.activeElement.blur()")
+def focus_board(player: Player) -> None:
+    """Enter ends the turn only from the map."""
+    player.page.locator("#board-scroll").focus()
 
 
 def square_of(hero: str, view: dict[str, Any]) -> Square | None:
@@ -261,7 +268,7 @@ def play_hero_turn(player: Player, game_url: str, reload_midway: bool = False) -
         if reload_midway:
             reload_midway = False
             check_reload_keeps_state(player, hero)
-    blur(player)
+    focus_board(player)
     act_and_wait(player, game_url, lambda: page.keyboard.press("Enter"))
 
 
@@ -326,7 +333,7 @@ def play_zargon_phase(player: Player, game_url: str) -> bool:
         ends = page.get_by_role("button", name=re.compile("^End activation"))
         if ends.count():
             view = act_and_wait(player, game_url, lambda: ends.first.click())
-    blur(player)
+    focus_board(player)
     act_and_wait(player, game_url, lambda: page.keyboard.press("Enter"))
     return acted
 
@@ -499,7 +506,9 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
                 caught_up(player, final["version"])
                 assert player.page.locator("#game-log li").count() >= 5
             assert zargon.page.locator("#monsters-panel").is_visible()
-            assert bram.page.locator("#monsters-panel").is_hidden()
+            # A hero seat's stat cards are those of the monsters its view shows, no more.
+            cards = bram.page.locator("#monsters-panel .stat-card").count()
+            assert cards == len(api_view(bram, game_url)["monsters"])
             assert "Quest notes" in zargon.page.text_content("#quest-panel summary")
             assert "parchment" in bram.page.text_content("#quest-panel summary")
 

@@ -43,6 +43,7 @@ def test_the_game_page_shows_a_readable_log(admin_client: Client, make_game: Gam
     page = admin_client.get(f"/admin/play/game/{game.pk}/change/").content.decode()
 
     assert "seat 2 played end_turn hero=barbarian" in page
+    assert "quest_start: The quest begins: The Ashen Vault." in page
     assert admin_client.get("/admin/play/game/").status_code == 200
 
 

@@ -56,7 +56,31 @@ def test_an_action_answers_the_new_version_and_the_seats_entries(make_game: Game
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["version"] == 1 and body["entries"]
-    assert set(body) == {"version", "entries"}
+    assert set(body) == {"version", "entries", "view"}
+
+
+def test_an_action_answers_the_acting_seats_new_view_so_no_get_is_needed(
+    make_game: GameMaker,
+) -> None:
+    game, users = make_game(3)
+    seat2 = client_for(users[2])
+    body = post_action(seat2, game.pk, ROLL, 0).json()
+
+    assert body["view"] == seat2.get(f"/api/games/{game.pk}/view").json()
+    assert (body["view"]["seat"], body["view"]["version"]) == (2, 1)
+    assert body["view"]["turn"]["movement_rolled"] is True
+
+
+def test_a_replayed_action_answers_the_seats_current_view(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    seat2 = client_for(users[2])
+    first = post_action(seat2, game.pk, ROLL, 0, idem="roll-once").json()
+    post_action(seat2, game.pk, {"type": "end_turn", "hero": "barbarian"}, 1)
+
+    again = post_action(seat2, game.pk, ROLL, 0, idem="roll-once").json()
+
+    assert (again["version"], again["entries"]) == (first["version"], first["entries"])
+    assert again["view"]["version"] == 2
 
 
 def test_a_bearer_token_works_like_the_session(make_game: GameMaker) -> None:

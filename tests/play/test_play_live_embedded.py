@@ -156,7 +156,9 @@ class Player(threading.Thread):
             self.accepted[body["idempotency_key"]] = answer["version"]
             again, replay = call(self.site, "POST", f"{path}/actions", self.token, body)
             self.statuses.append(again)
-            if (again, replay) != (status, answer):
+            # The first answer again; only the seat's view is as of now (docs/web-contract.md).
+            first = (status, answer["version"], answer["entries"])
+            if (again, replay.get("version"), replay.get("entries")) != first:
                 self.replays_differing.append(f"{again} {replay}")
 
 

@@ -147,3 +147,47 @@ def test_a_hero_seats_pages_name_nothing_hidden(make_game: GameMaker) -> None:
             assert not [h for h in hidden if h in page], (seat, url)
     zargon = client_for(users[1]).get(f"/games/{game.pk}/").content.decode()
     assert '"z-' in zargon and quest.notes.split(".")[0] in zargon
+
+
+def test_the_game_page_names_the_players_and_carries_the_confirmation_setting(
+    make_game: GameMaker,
+) -> None:
+    game, users = make_game(2)
+    page = client_for(users[2]).get(f"/games/{game.pk}/").content.decode()
+    assert 'data-confirm="on"' in page
+    names = page.split('<script id="seat-names" type="application/json">')[1].split("</script>")[0]
+    assert json.loads(names) == {"1": users[1].shown_name, "2": users[2].shown_name}
+
+    users[2].confirm_actions = False
+    users[2].save(update_fields=["confirm_actions"])
+    assert 'data-confirm="off"' in client_for(users[2]).get(f"/games/{game.pk}/").content.decode()
+
+
+def test_the_rules_page_is_docs_rules_md_with_an_anchor_per_section(make_game: GameMaker) -> None:
+    game, users = make_game(2)
+    game_page = client_for(users[2]).get(f"/games/{game.pk}/").content.decode()
+    assert 'href="/rules/"' in game_page
+
+    page = Client().get("/rules/").content.decode()  # no login needed to read the rules
+    assert '<h2 id="rules-7">7. Traps</h2>' in page
+    assert 'id="rules-8b"' in page and "Dread spells" in page
+    assert "<table>" in page  # the rules' tables are tables
+
+
+def test_a_missing_page_is_styled_with_the_site_navigation(make_game: GameMaker) -> None:
+    _, users = make_game(2)
+    response = client_for(users[2]).get("/no/such/page/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "Nothing down this passage" in page
+    assert 'class="site-header"' in page and 'href="/rules/"' in page
+
+
+def test_a_server_error_page_keeps_the_site_navigation() -> None:
+    from django.test import RequestFactory
+    from django.views.defaults import server_error
+
+    response = server_error(RequestFactory().get("/"))
+    assert response.status_code == 500
+    page = response.content.decode()
+    assert "A trap was sprung" in page and 'class="site-header"' in page

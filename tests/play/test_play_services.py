@@ -302,6 +302,31 @@ def test_events_after_a_seq_are_the_seats_entries(make_game: GameMaker) -> None:
     assert all("audience" not in e and "redacted" not in e for e in everything)
 
 
+def test_events_page_forwards_with_after_and_backwards_with_before(make_game: GameMaker) -> None:
+    game, users = make_game(3)
+    play_a_few(game)
+    everything = game_events(game_id=game.pk, user=users[2])
+    seqs_seen = [e["seq"] for e in everything]
+    assert len(seqs_seen) >= 5 and seqs_seen == sorted(seqs_seen)
+
+    forwards: list[dict[str, Any]] = []
+    after = 0
+    while page := game_events(game_id=game.pk, user=users[2], after=after, limit=2):
+        forwards += page
+        after = page[-1]["seq"]
+    backwards: list[dict[str, Any]] = []
+    before = seqs_seen[-1] + 1
+    while page := game_events(game_id=game.pk, user=users[2], before=before, limit=2):
+        backwards = page + backwards
+        before = page[0]["seq"]
+
+    assert forwards == backwards == everything
+    newest = game_events(game_id=game.pk, user=users[2], before=10**9, limit=3)
+    assert newest == everything[-3:]
+    between = game_events(game_id=game.pk, user=users[2], after=seqs_seen[0], before=seqs_seen[3])
+    assert between == everything[1:3]
+
+
 # --- verification ------------------------------------------------------------------------------
 
 

@@ -150,7 +150,7 @@ def test_an_away_players_clock_waits_until_they_are_back(
     room_page = client_for(users[3]).get(f"/rooms/{game.room_id}/").content.decode()
     assert "away until" in room_page and "Fri 4 Dec, 09:00" in room_page
     game_page = client_for(users[3]).get(f"/games/{game.pk}/").content.decode()
-    assert "Waiting for a player away until" in game_page
+    assert f"{users[2]} is away until" in game_page
 
     at(time_machine, timedelta(days=3, hours=11))
     assert turns_sweep().reminded == []

@@ -139,3 +139,55 @@ async def test_the_full_asgi_stack_authenticates_with_the_session_cookie(
     assert (await anonymous.connect())[0]
     assert (await anonymous.receive_output())["code"] == 4403
     await anonymous.disconnect()
+
+
+async def test_each_seats_view_is_built_once_per_version_whatever_the_sockets(
+    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from apps import rules
+    from apps.play import services
+
+    game, users = await sync_to_async(make_game)(3)
+    sockets = [await connect(game, users[seat]) for seat in (1, 1, 1, 3, 3)]
+    for socket in sockets:
+        await socket.receive_json_from()
+    built: list[int] = []
+    real_seat_view = rules.seat_view
+
+    def counted_seat_view(state: rules.State, seat: int) -> dict[str, Any]:
+        built.append(seat)
+        return real_seat_view(state, seat)
+
+    monkeypatch.setattr(services.rules, "seat_view", counted_seat_view)
+    await play_roll(game)
+
+    frames = [await socket.receive_json_from() for socket in sockets]
+    assert {(f["version"], f["view"]["seat"]) for f in frames} == {(1, 1), (1, 3)}
+    assert sorted(built) == [1, 3]
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_membership_is_checked_again_when_a_seat_changes_hands(
+    make_game: GameMaker,
+) -> None:
+    from apps.play.services import game_seats_changed
+    from apps.rooms.models import Seat
+
+    game, users = await sync_to_async(make_game)(2)
+    leaving, staying = await connect(game, users[2]), await connect(game, users[1])
+    await leaving.receive_json_from()
+    await staying.receive_json_from()
+    newcomer = await sync_to_async(make_user)()
+
+    def hand_seat_2_over() -> None:
+        Seat.objects.filter(room_id=game.room_id, number=2).update(user=newcomer)
+        game_seats_changed(game_id=game.pk)
+
+    await sync_to_async(hand_seat_2_over)()
+
+    assert await leaving.receive_output() == {"type": "websocket.close", "code": 4403}
+    frame = await staying.receive_json_from()  # still Zargon, told again
+    assert (frame["version"], frame["view"]["seat"]) == (0, 1)
+    await leaving.disconnect()
+    await staying.disconnect()

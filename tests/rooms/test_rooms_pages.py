@@ -205,3 +205,48 @@ def test_outsider_may_not_see_a_finished_room(room: Room) -> None:
     outsider.force_login(make_user("outsider"))
 
     assert outsider.get(detail_url(room)).status_code == 404
+
+
+# no dead ends: cancelling, and a launched room's invite
+
+
+def test_the_host_cancels_a_room_nobody_launched(host_client: Client, room: Room) -> None:
+    assert (
+        reverse("rooms:cancel", args=[room.pk]).encode()
+        in host_client.get(detail_url(room)).content
+    )
+
+    response = host_client.post(reverse("rooms:cancel", args=[room.pk]), follow=True)
+
+    assert response.redirect_chain[-1][0] == "/"
+    assert "is cancelled" in response.content.decode()
+    assert not Room.objects.filter(pk=room.pk).exists()
+
+
+def test_only_the_host_cancels_and_only_before_the_launch(
+    host_client: Client, alice_client: Client, room: Room
+) -> None:
+    assert (
+        reverse("rooms:cancel", args=[room.pk]).encode()
+        not in alice_client.get(detail_url(room)).content
+    )
+    response = alice_client.post(reverse("rooms:cancel", args=[room.pk]), follow=True)
+    assert "Only the host can cancel this room." in response.content.decode()
+
+    mark_playing(room)
+    response = host_client.post(reverse("rooms:cancel", args=[room.pk]), follow=True)
+    assert "can no longer be cancelled" in response.content.decode()
+    assert Room.objects.filter(pk=room.pk).exists()
+
+
+def test_a_launched_rooms_invite_tells_a_non_member_there_is_no_place(
+    alice_client: Client, room: Room
+) -> None:
+    mark_playing(room)
+
+    response = alice_client.get(f"/rooms/join/{room.invite_code}")
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="locked-out"' in page and "no place for you at this table" in page
+    assert "Go to the game" not in page and "Take seat" not in page

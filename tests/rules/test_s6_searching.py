@@ -213,3 +213,13 @@ def test_searching_for_secret_doors_finds_only_those_on_the_edge_of_the_hero_are
     s = searcher(q)
     t = act(s, 2, SearchSecretDoors("barbarian"))
     assert {d for d, ds in t.state.doors.items() if ds.found} == {"secret1"}
+
+
+def test_every_seat_sees_who_searched_a_room_for_treasure():
+    s = searcher(seats=5, dwarf=(1, 0))
+    s.deck = ["nothing", *s.deck[1:]]
+    s = act(s, 2, SearchTreasure("barbarian")).state
+    for seat in (1, 2, 3):
+        areas = {a["name"]: a for a in seat_view(s, seat)["map"]["areas"]}
+        searched = [a["searched"] for a in areas.values() if a["kind"] == "room"]
+        assert searched == [["barbarian"]]

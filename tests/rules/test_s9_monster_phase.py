@@ -135,3 +135,15 @@ def test_monsters_obey_walls():
     assert MonsterMove("m1", (3, 0)) not in legal_actions(s, ZARGON)
     with pytest.raises(IllegalAction, match="wall"):
         act(s, ZARGON, MonsterMove("m1", (3, 0)))
+
+
+def test_every_seat_sees_a_revealed_monsters_stat_card():
+    from apps.rules import seat_view
+
+    s = monster_phase([("orc", (5, 0)), ("mummy", (7, 1))])
+    for seat in (ZARGON, 2):
+        cards = {m["kind"]: m for m in seat_view(s, seat)["monsters"]}
+        orc, mummy = cards["orc"], cards["mummy"]
+        assert (orc["move"], orc["attack"], orc["defend"], orc["mind"]) == (8, 3, 2, 2)
+        assert (mummy["move"], mummy["attack"], mummy["defend"], mummy["mind"]) == (4, 3, 4, 0)
+        assert (mummy["body"], mummy["body_max"]) == (2, 2)

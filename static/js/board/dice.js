@@ -55,8 +55,9 @@ export function redDie(value) {
 }
 
 /** A group of dice for one roll: {"kind": "combat", "faces": [...]} or {"kind": "red", "values": [...]}. */
-export function diceRoll(roll) {
+export function diceRoll(roll, label = "") {
   const group = el("span", { class: `dice-roll dice-roll-${roll?.kind ?? "unknown"}` });
+  if (label) group.appendChild(el("span", { class: "dice-label" }, label));
   if (roll?.kind === "combat") for (const face of roll.faces ?? []) group.appendChild(combatDie(face));
   else if (roll?.kind === "red") {
     const values = roll.values ?? [];
@@ -66,9 +67,24 @@ export function diceRoll(roll) {
   return group;
 }
 
-/** All rolls of one log entry or event, side by side. */
-export function diceList(dice) {
+/** Who rolled: "the Barbarian", "Durin", "orc m1". */
+function rollerName(who, index) {
+  if (!who || !index) return "";
+  const h = index.heroes.get(who);
+  if (h) return h.name || h.hero;
+  const m = index.monsters.get(who);
+  if (m) return `${m.kind.replace(/_/g, " ")}${/^[a-z]\d+$/i.test(m.id) ? ` ${m.id}` : ""}`;
+  return "";
+}
+
+/** All rolls of one log entry or event, side by side; `labels` names each roll's role. */
+export function diceList(dice, { labels = null, index = null } = {}) {
   const wrap = el("span", { class: "dice" });
-  for (const roll of dice ?? []) wrap.appendChild(diceRoll(roll));
+  (dice ?? []).forEach((roll, i) => {
+    const role = labels?.[i] ?? "";
+    const who = rollerName(roll?.who, index);
+    const label = role ? `${role.charAt(0).toUpperCase()}${role.slice(1)}${who ? ` (${who})` : ""}:` : "";
+    wrap.appendChild(diceRoll(roll, label));
+  });
   return wrap;
 }

@@ -1,15 +1,17 @@
 // Draws the board SVG from the seat view: one square = one SVG unit.
 
+import { defineFigures, drawFurniturePiece, placeFigure } from "./art.js";
 import { svgEl, svgText } from "./dom.js";
 import { keyOf } from "./model.js";
-import { HERO_COLOURS, heroDisplay, heroName, monsterLabel, monsterShort, pretty, shortId, trapName } from "./names.js";
+import { heroDisplay, heroName, heroRef, joinNames, monsterLabel, pretty, shortId, trapName } from "./names.js";
 
 const MARGIN = 0.25;
 
 /** Rebuild the whole board inside `svg`. */
 export function drawBoard(svg, view, index, targets, ui) {
   const { width = 26, height = 19 } = view.map ?? {};
-  svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${width + 2 * MARGIN} ${height + 2 * MARGIN}`);
+  const frame = knownFrame(view, targets);
+  svg.setAttribute("viewBox", `${frame.x} ${frame.y} ${frame.w} ${frame.h}`);
   svg.dataset.width = width;
   svg.dataset.height = height;
   svg.replaceChildren();
@@ -20,10 +22,48 @@ export function drawBoard(svg, view, index, targets, ui) {
   drawBlocked(svg, view);
   drawFurniture(svg, view);
   drawTraps(svg, view, index);
+  drawRoomNames(svg, view, index);
   drawHighlights(svg, targets, index);
   drawWalls(svg, view);
   drawDoors(svg, view, targets);
   drawFigures(svg, view, index, targets, ui);
+  drawPathPreview(svg, ui.pending);
+  drawStoryHighlight(svg, ui.highlight);
+}
+
+/**
+ * The part of the map worth showing: every square this seat's board draws, and every square a
+ * legal action points at, with a margin; at least 8 x 6 squares, never beyond the map.
+ */
+export function knownFrame(view, targets) {
+  const { width = 26, height = 19 } = view.map ?? {};
+  const xs = [];
+  const ys = [];
+  for (const s of view.map?.squares ?? []) {
+    xs.push(s.x);
+    ys.push(s.y);
+  }
+  for (const k of targets?.squares?.keys() ?? []) {
+    const [x, y] = k.split(",").map(Number);
+    xs.push(x);
+    ys.push(y);
+  }
+  if (!xs.length) return { x: -MARGIN, y: -MARGIN, w: width + 2 * MARGIN, h: height + 2 * MARGIN };
+  const grow = (lo, hi, min, max) => {
+    let a = lo;
+    let b = hi + 1;
+    if (b - a < min) {
+      const pad = (min - (b - a)) / 2;
+      a -= pad;
+      b += pad;
+    }
+    a = Math.max(-MARGIN, a - 0.5);
+    b = Math.min(max + MARGIN, b + 0.5);
+    return [a, b - a];
+  };
+  const [x, w] = grow(Math.min(...xs), Math.max(...xs), 8, width);
+  const [y, h] = grow(Math.min(...ys), Math.max(...ys), 6, height);
+  return { x, y, w, h };
 }
 
 function drawDefs(svg) {
@@ -38,6 +78,7 @@ function drawDefs(svg) {
   }, defs);
   svgEl("rect", { width: 0.25, height: 0.25, class: "hidden-hatch-bg" }, hatch);
   svgEl("line", { x1: 0, y1: 0, x2: 0, y2: 0.25, class: "hidden-hatch-line" }, hatch);
+  defineFigures(defs);
 }
 
 function drawSquares(svg, view, index) {
@@ -90,19 +131,46 @@ function drawFurniture(svg, view) {
   const g = svgEl("g", { class: "furniture" }, svg);
   for (const f of view.map?.furniture ?? []) {
     if (!f.squares?.length) continue;
-    const b = bounds(f.squares);
     const piece = svgEl("g", { class: `furn furn-${f.kind}`, "data-id": f.id }, g);
     svgText("title", {}, pretty(f.kind), piece);
-    svgEl("rect", { x: b.x + 0.1, y: b.y + 0.1, width: b.w - 0.2, height: b.h - 0.2, rx: 0.1, class: "furn-body" }, piece);
+    drawFurniturePiece(piece, f.kind, bounds(f.squares));
+  }
+}
+
+/** Squares of each area: id -> [[x, y], ...]. */
+function areaSquares(view) {
+  const out = new Map();
+  for (const s of view.map?.squares ?? []) {
+    if (!out.has(s.area)) out.set(s.area, []);
+    out.get(s.area).push([s.x, s.y]);
+  }
+  return out;
+}
+
+/** Each room's name along its top edge, and a mark for the heroes who searched it for treasure. */
+function drawRoomNames(svg, view, index) {
+  const g = svgEl("g", { class: "room-names" }, svg);
+  const squares = areaSquares(view);
+  for (const area of view.map?.areas ?? []) {
+    const sq = squares.get(area.id);
+    if (area.kind !== "room" || !area.name || !sq?.length) continue;
+    const b = bounds(sq);
     const cx = b.x + b.w / 2;
-    const cy = b.y + b.h / 2;
-    const vertical = b.h > b.w;
-    const label = pretty(f.kind);
-    const size = Math.min(0.3, (Math.max(b.w, b.h) - 0.3) / Math.max(3, label.length * 0.55));
-    svgText("text", {
-      x: cx, y: cy, class: "furn-label", "font-size": size.toFixed(3),
-      transform: vertical ? `rotate(-90 ${cx} ${cy})` : null,
-    }, label, piece);
+    const size = Math.min(0.36, (b.w * 1.7) / Math.max(4, area.name.length));
+    svgText("text", { x: cx, y: b.y + 0.3, class: "room-name", "font-size": size.toFixed(3) }, area.name, g);
+    const searched = area.searched ?? [];
+    if (searched.length) {
+      const mark = svgEl("g", { class: "searched-mark", "data-area": area.id }, g);
+      const names = searched.map((hero) => heroRef(index.heroes.get(hero) ?? { hero }));
+      svgText("title", {}, `${area.name}: searched for treasure by ${joinNames(names)}`, mark);
+      const x = b.x + b.w - 0.34;
+      const y = b.y + b.h - 0.34;
+      svgEl("circle", { cx: x, cy: y, r: 0.24, class: "searched-disc" }, mark);
+      svgEl("path", { d: `M${x - 0.12} ${y} l0.08 0.09 l0.16 -0.18`, class: "searched-tick" }, mark);
+      searched.forEach((hero, i) => {
+        svgEl("circle", { cx: x - 0.36 - i * 0.2, cy: y, r: 0.08, class: `searched-dot hero-fill-${hero}` }, mark);
+      });
+    }
   }
 }
 
@@ -210,17 +278,18 @@ function drawDoors(svg, view, targets) {
     if (target) cls.push(`door-target door-target-${target[0].kind}`);
     const node = svgEl("g", { class: cls.join(" "), "data-door": door.id }, g);
     const state = hidden ? "secret, not found" : door.open ? "open" : "closed";
-    svgText("title", {}, `Door ${shortId(door.id)} (${state}${door.secret && !hidden ? ", secret" : ""})`, node);
-    const along = 0.78;
-    const across = 0.24;
+    svgText("title", {}, `${pretty(state)} door${door.secret && !hidden ? " (secret)" : ""}`, node);
+    const along = 0.8;
+    const across = 0.3;
     const w = vertical ? across : along;
     const h = vertical ? along : across;
     if (target) {
       svgEl("rect", { x: cx - (vertical ? 0.3 : 0.48), y: cy - (vertical ? 0.48 : 0.3), width: vertical ? 0.6 : 0.96, height: vertical ? 0.96 : 0.6, rx: 0.12, class: "door-glow" }, node);
     }
     if (door.open) {
-      // Two jambs and the leaf swung into the second square.
-      const j = 0.14;
+      // A bright gap in the wall between two jambs, and the leaf swung into the second square.
+      svgEl("rect", { x: cx - w / 2, y: cy - h / 2, width: w, height: h, class: "door-gap" }, node);
+      const j = 0.12;
       for (const s of [-1, 1]) {
         const jx = vertical ? cx - across / 2 : cx + s * (along / 2 - j / 2) - j / 2;
         const jy = vertical ? cy + s * (along / 2 - j / 2) - j / 2 : cy - across / 2;
@@ -230,14 +299,20 @@ function drawDoors(svg, view, targets) {
       const dir = vertical ? Math.sign(b[0] + 0.5 - cx) : Math.sign(b[1] + 0.5 - cy);
       const hx = vertical ? cx : cx - along / 2 + 0.1;
       const hy = vertical ? cy - along / 2 + 0.1 : cy;
-      const ex = vertical ? cx + dir * (along - 0.2) : hx;
-      const ey = vertical ? hy : cy + dir * (along - 0.2);
+      const ex = vertical ? cx + dir * (along - 0.25) : hx;
+      const ey = vertical ? hy : cy + dir * (along - 0.25);
       svgEl("line", { x1: hx, y1: hy, x2: ex, y2: ey, class: "door-leaf" }, node);
     } else {
       svgEl("rect", { x: cx - w / 2, y: cy - h / 2, width: w, height: h, rx: 0.04, class: "door-panel" }, node);
-      const kx = vertical ? cx : cx + along / 2 - 0.16;
-      const ky = vertical ? cy + along / 2 - 0.16 : cy;
-      svgEl("circle", { cx: kx, cy: ky, r: 0.045, class: "door-knob" }, node);
+      for (const t of [-0.22, 0.22]) {
+        const d = vertical
+          ? `M${cx - across / 2} ${cy + t} h${across}`
+          : `M${cx + t} ${cy - across / 2} v${across}`;
+        svgEl("path", { d, class: "door-band" }, node);
+      }
+      const kx = vertical ? cx : cx + along / 2 - 0.12;
+      const ky = vertical ? cy + along / 2 - 0.12 : cy;
+      svgEl("circle", { cx: kx, cy: ky, r: 0.05, class: "door-knob" }, node);
     }
     // A generous invisible hit area for taps.
     svgEl("rect", { x: cx - (vertical ? 0.35 : 0.5), y: cy - (vertical ? 0.5 : 0.35), width: vertical ? 0.7 : 1, height: vertical ? 1 : 0.7, class: "door-hit" }, node);
@@ -246,8 +321,14 @@ function drawDoors(svg, view, targets) {
 
 function bodyBadge(parent, x, y, figure) {
   const low = figure.body_max && figure.body <= Math.ceil(figure.body_max / 3);
-  svgEl("circle", { cx: x + 0.8, cy: y + 0.8, r: 0.19, class: low ? "body-badge low" : "body-badge" }, parent);
-  svgText("text", { x: x + 0.8, y: y + 0.8, class: "body-text" }, String(figure.body ?? "?"), parent);
+  const cx = x + 0.8;
+  const cy = y + 0.78;
+  // A heart: Body is what a figure has left.
+  svgEl("path", {
+    d: `M${cx} ${cy + 0.2} C${cx - 0.32} ${cy - 0.02} ${cx - 0.2} ${cy - 0.26} ${cx} ${cy - 0.12} C${cx + 0.2} ${cy - 0.26} ${cx + 0.32} ${cy - 0.02} ${cx} ${cy + 0.2} Z`,
+    class: low ? "body-badge low" : "body-badge",
+  }, parent);
+  svgText("text", { x: cx, y: cy - 0.02, class: "body-text" }, String(figure.body ?? "?"), parent);
 }
 
 function drawHero(g, h, isActing) {
@@ -255,9 +336,9 @@ function drawHero(g, h, isActing) {
   const node = svgEl("g", { class: `figure hero hero-${h.hero}${isActing ? " acting" : ""}${h.in_pit ? " in-pit" : ""}`, "data-hero": h.hero }, g);
   const effects = (h.effects ?? []).map(pretty).join(", ");
   svgText("title", {}, `${heroDisplay(h)}: Body ${h.body}/${h.body_max}, Mind ${h.mind}/${h.mind_max}${effects ? `; ${effects}` : ""}${h.in_pit ? "; in a pit" : ""}`, node);
-  if (isActing) svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.47, class: "acting-ring" }, node);
-  svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.37, class: "hero-token", fill: HERO_COLOURS[h.hero] ?? "#777" }, node);
-  svgText("text", { x: x + 0.5, y: y + 0.52, class: "hero-initial" }, heroName(h.hero).charAt(0), node);
+  if (isActing) svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.49, class: "acting-ring" }, node);
+  svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.43, class: `hero-token hero-fill-${h.hero}` }, node);
+  placeFigure(node, h.hero, x, y, 0.05);
   bodyBadge(node, x, y, h);
 }
 
@@ -272,11 +353,10 @@ function drawMonster(g, m, selected) {
   const notes = [m.asleep ? "asleep" : "", m.activated ? "already activated" : "", m.revealed === false ? "not yet revealed" : ""].filter(Boolean);
   svgText("title", {}, `${monsterLabel(m)}: Body ${m.body}/${m.body_max}${notes.length ? `; ${notes.join(", ")}` : ""}`, node);
   if (selected) svgEl("rect", { x: x + 0.02, y: y + 0.02, width: 0.96, height: 0.96, rx: 0.18, class: "selected-ring" }, node);
-  svgEl("rect", { x: x + 0.12, y: y + 0.12, width: 0.76, height: 0.76, rx: 0.14, class: "monster-token" }, node);
-  const label = monsterShort(m.kind);
-  svgText("text", { x: x + 0.5, y: y + 0.47, class: "monster-label", "font-size": label.length > 4 ? 0.21 : 0.26 }, label, node);
-  if (shortId(m.id)) svgText("text", { x: x + 0.5, y: y + 0.71, class: "monster-id" }, shortId(m.id), node);
-  if (m.asleep) svgText("text", { x: x + 0.2, y: y + 0.22, class: "asleep-mark" }, "z", node);
+  svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.44, class: "monster-token" }, node);
+  placeFigure(node, m.kind, x, y, 0.03);
+  if (shortId(m.id)) svgText("text", { x: x + 0.17, y: y + 0.14, class: "monster-id" }, shortId(m.id), node);
+  if (m.asleep) svgText("text", { x: x + 0.82, y: y + 0.2, class: "asleep-mark" }, "z", node);
   bodyBadge(node, x, y, m);
 }
 
@@ -288,7 +368,7 @@ function drawFallen(g, h) {
   const [x, y] = h.position;
   const node = svgEl("g", { class: "figure fallen" }, g);
   svgText("title", {}, `${heroDisplay(h)} has fallen here`, node);
-  svgEl("path", { d: `M${x + 0.5} ${y + 0.2} v0.6 M${x + 0.3} ${y + 0.4} h0.4`, class: "fallen-mark", stroke: HERO_COLOURS[h.hero] ?? "#777" }, node);
+  svgEl("path", { d: `M${x + 0.5} ${y + 0.2} v0.6 M${x + 0.3} ${y + 0.4} h0.4`, class: `fallen-mark hero-stroke-${h.hero}` }, node);
 }
 
 function drawBelongings(g, drop, index) {
@@ -297,7 +377,7 @@ function drawBelongings(g, drop, index) {
   const owner = index.heroes.get(drop.hero);
   svgText("title", {}, `${owner ? heroDisplay(owner) : heroName(drop.hero)}'s belongings`, node);
   svgEl("path", { d: `M${x + 0.32} ${y + 0.42} Q${x + 0.2} ${y + 0.82} ${x + 0.5} ${y + 0.82} Q${x + 0.8} ${y + 0.82} ${x + 0.68} ${y + 0.42} Z`, class: "bag" }, node);
-  svgEl("path", { d: `M${x + 0.36} ${y + 0.42} L${x + 0.42} ${y + 0.28} H${x + 0.58} L${x + 0.64} ${y + 0.42}`, class: "bag-neck", stroke: HERO_COLOURS[drop.hero] ?? "#ccc" }, node);
+  svgEl("path", { d: `M${x + 0.36} ${y + 0.42} L${x + 0.42} ${y + 0.28} H${x + 0.58} L${x + 0.64} ${y + 0.42}`, class: `bag-neck hero-stroke-${drop.hero}` }, node);
 }
 
 function drawFigures(svg, view, index, targets, ui) {
@@ -325,6 +405,26 @@ function drawFigures(svg, view, index, targets, ui) {
     const [x, y] = k.split(",").map(Number);
     svgEl("rect", { x: x + 0.05, y: y + 0.05, width: 0.9, height: 0.9, rx: 0.16, class: "ring-select", "data-square": k }, rings);
   }
+}
+
+/** The path a far move would take, numbered, and its cost at the end. */
+function drawPathPreview(svg, pending) {
+  if (!pending?.path?.length) return;
+  const g = svgEl("g", { class: "path-preview" }, svg);
+  const pts = [pending.from, ...pending.path].filter(Boolean).map(([x, y]) => `${x + 0.5} ${y + 0.5}`);
+  svgEl("path", { d: `M${pts.join(" L")}`, class: "path-line" }, g);
+  pending.path.forEach(([x, y], i) => {
+    const last = i === pending.path.length - 1;
+    svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: last ? 0.34 : 0.16, class: last ? "path-end" : "path-dot" }, g);
+    if (last) svgText("text", { x: x + 0.5, y: y + 0.52, class: "path-cost" }, String(pending.path.length), g);
+  });
+}
+
+/** Squares picked out by a click on a story entry. */
+function drawStoryHighlight(svg, squares) {
+  if (!squares?.length) return;
+  const g = svgEl("g", { class: "story-highlight" }, svg);
+  for (const [x, y] of squares) svgEl("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, rx: 0.12, class: "hl-story" }, g);
 }
 
 /** The board square under a pointer event, or null. */

@@ -53,7 +53,22 @@ export function indexView(view) {
     furniture.set(f.id, f);
     for (const s of f.squares ?? []) furnitureSquares.add(keyOf(s));
   }
-  return { view, squares, doorsByEdge, doorsById, blocked, heroes, monsters, figures, trapSquares, furniture, furnitureSquares };
+  const areas = new Map((map.areas ?? []).map((a) => [a.id, a]));
+  return { view, squares, doorsByEdge, doorsById, blocked, heroes, monsters, figures, trapSquares, furniture, furnitureSquares, areas };
+}
+
+/** "the Guard Room", "The Ashen Vault": the area's name with its article. */
+export function areaTitle(area) {
+  const name = String(area?.name ?? "").trim();
+  if (!name) return area?.kind === "passage" ? "a passage" : "a room";
+  return /^the\s/i.test(name) ? name : `the ${name}`;
+}
+
+/** The name of the area a square lies in, as this seat knows it; "" for squares it cannot see. */
+export function placeName(index, square) {
+  const sq = square && index.squares.get(keyOf(square));
+  if (!sq) return "";
+  return areaTitle(index.areas.get(sq.area));
 }
 
 /** True when a figure could step from `from` to the adjacent `to` as far as the board shows. */

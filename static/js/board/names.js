@@ -20,6 +20,13 @@ export const MONSTER_MOVE = {
   dread_warrior: 7, gargoyle: 6, dread_warden: 6,
 };
 
+/** ["Alba", "Durin", "Elf"] -> "Alba, Durin and Elf". */
+export function joinNames(names) {
+  const list = names.filter(Boolean);
+  if (list.length <= 1) return list.join("");
+  return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+}
+
 /** "dread_warden" -> "Dread warden"; "ball_of_flame" -> "Ball of flame". */
 export function pretty(id) {
   const s = String(id ?? "").replace(/_/g, " ").trim();
@@ -34,6 +41,12 @@ export function heroName(hero) {
 /** A hero's shown name: the sheet's own name if it has one, else the class. */
 export function heroDisplay(h) {
   return h?.name ? String(h.name) : heroName(h?.hero);
+}
+
+/** How a sentence names a hero: "Durin" for a named hero, "the Barbarian" for a class. */
+export function heroRef(h) {
+  const name = h?.name ? String(h.name) : "";
+  return name && name !== heroName(h?.hero) ? name : `the ${heroName(h?.hero)}`;
 }
 
 /** Public ids are short ("m3"); Zargon's ids for unrevealed pieces are long and not worth showing. */

@@ -149,6 +149,13 @@ export class LiveSocket {
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
+  /** Ask the server for the current view over the open socket; false if it is not open. */
+  refresh() {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type: "refresh" }));
+    return true;
+  }
+
   /** Reconnect now (e.g. when the page becomes visible again). */
   nudge() {
     if (this.ws?.readyState === WebSocket.OPEN || this.ws?.readyState === WebSocket.CONNECTING) return;

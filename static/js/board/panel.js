@@ -2,15 +2,25 @@
 
 import { diceList } from "./dice.js";
 import { el, fill } from "./dom.js";
-import { actionKey, actionsOf, activeMonsterIds, castableSpells, stepMoves, throwableWeapons } from "./model.js";
-import { HERO_COLOURS, heroDisplay, heroName, monsterLabel, pretty, shortId, spellName, trapName } from "./names.js";
+import { actionKey, actionsOf, activeMonsterIds, castableSpells, placeName, stepMoves, throwableWeapons } from "./model.js";
+import { heroDisplay, heroName, heroRef, joinNames, monsterLabel, pretty, shortId, spellName, trapName } from "./names.js";
+import { spellCard, TREASURE_CARDS } from "./rules.js";
+import { doorName } from "./story.js";
 
-/** A readable name for a cast/attack target id. */
+const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+
+/** "the orc m1" / "the orc (unrevealed)": a monster inside a sentence. */
+function monsterRef(m) {
+  const id = shortId(m.id);
+  return `the ${pretty(m.kind).toLowerCase()}${id ? ` ${id}` : " (unrevealed)"}`;
+}
+
+/** A readable name for a cast/attack target id, as used inside a sentence. */
 function targetName(index, target) {
   const m = index.monsters.get(target);
-  if (m) return monsterLabel(m);
-  if (index.heroes.has(target)) return heroDisplay(index.heroes.get(target));
-  if (index.doorsById.has(target)) return `door ${shortId(target)}`.trim();
+  if (m) return monsterRef(m);
+  if (index.heroes.has(target)) return heroRef(index.heroes.get(target));
+  if (index.doorsById.has(target)) return doorName(index, target);
   return String(target);
 }
 
@@ -27,8 +37,8 @@ export function actionLabel(action, index) {
   const t = action.type;
   switch (t) {
     case "roll_movement": return "Roll for movement";
-    case "move": return `Move to ${action.to?.join(", ")}`;
-    case "open_door": return `Open door ${shortId(action.door)}`.trim();
+    case "move": return `Move to ${placeName(index, action.to) || "the next square"}`;
+    case "open_door": return `Open ${doorName(index, action.door)}`;
     case "attack": return `Attack ${targetName(index, action.target)}`;
     case "throw": return `Throw the ${weaponName(action.weapon)} at ${targetName(index, action.target)}`;
     case "cast": return `${spellName(action.spell)} on ${targetName(index, action.target)}`;
@@ -41,19 +51,19 @@ export function actionLabel(action, index) {
     }
     case "jump": {
       const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
-      return `Jump the ${trap ? trapName(trap.kind) : "trap"} to ${action.to?.join(", ")}`;
+      return `Jump the ${trap ? trapName(trap.kind) : "trap"}`;
     }
     case "drink_potion": return "Drink a healing potion";
     case "take_belongings": {
       const h = index.heroes.get(action.from);
-      return `Take the ${h ? heroDisplay(h) : heroName(action.from)}'s belongings`;
+      return `Take ${h ? heroRef(h) : `the ${heroName(action.from)}`}'s belongings`;
     }
     case "escape": return "Escape by the stairway";
     case "end_turn": return "End turn";
-    case "monster_move": return `Move to ${action.to?.join(", ")}`;
+    case "monster_move": return `Move to ${placeName(index, action.to) || "the next square"}`;
     case "monster_attack": {
       const h = index.heroes.get(action.target);
-      return `Attack the ${h ? heroDisplay(h) : heroName(action.target)}`;
+      return `Attack ${h ? heroRef(h) : `the ${heroName(action.target)}`}`;
     }
     case "end_activation": {
       const m = index.monsters.get(action.monster);
@@ -74,8 +84,8 @@ function actionButton(action, index, onAction, extra = {}) {
   }, label ?? actionLabel(action, index));
 }
 
-/** Whose turn, movement, action used, and the "your turn" highlight. */
-export function renderTurn(box, view, index) {
+/** Whose turn, movement, action used, and the "your turn" highlight. `seatNames`: seat -> player. */
+export function renderTurn(box, view, index, seatNames = {}) {
   const turn = view.turn ?? {};
   const mine = (view.legal_actions ?? []).length > 0;
   box.classList.toggle("your-turn", mine);
@@ -83,30 +93,44 @@ export function renderTurn(box, view, index) {
   let who;
   if (turn.phase === "over" || view.outcome) who = "The quest is over";
   else if (turn.phase === "monsters") who = "Zargon's phase: the monsters move";
-  else if (turn.hero) who = `The ${heroDisplay(index.heroes.get(turn.hero) ?? { hero: turn.hero })}'s turn`;
+  else if (turn.hero) who = `${cap(heroRef(index.heroes.get(turn.hero) ?? { hero: turn.hero }))}'s turn`;
   else who = "Waiting";
   const head = el("p", { class: "turn-who" });
-  if (turn.phase === "heroes" && turn.hero) head.appendChild(el("span", { class: "hero-dot", style: `background:${HERO_COLOURS[turn.hero] ?? "#777"}` }));
+  if (turn.phase === "heroes" && turn.hero) head.appendChild(el("span", { class: `hero-dot hero-fill-${turn.hero}` }));
   head.appendChild(document.createTextNode(who));
+  if (mine) head.appendChild(el("span", { class: "your-turn-badge" }, "Your turn"));
   rows.push(el("p", { class: "turn-round muted small" }, `Round ${view.round ?? "?"} · ${view.quest?.name ?? ""}`));
   rows.push(head);
-  if (mine) rows.push(el("p", { class: "your-turn-badge" }, "Your turn"));
-  else if (turn.phase !== "over" && !view.outcome) rows.push(el("p", { class: "muted small" }, turn.seat === 1 ? "Waiting for Zargon…" : `Waiting for seat ${turn.seat ?? "?"}…`));
+  if (!mine && turn.phase !== "over" && !view.outcome) {
+    const player = seatNames[turn.seat] ?? seatNames[String(turn.seat)];
+    const waiting = turn.seat === 1 ? `Waiting for Zargon${player ? ` (${player})` : ""}…` : `Waiting for ${player ?? "the next player"}…`;
+    rows.push(el("p", { class: "muted small turn-waiting" }, waiting));
+  }
   if (turn.phase === "heroes" && turn.hero) {
     rows.push(el("dl", { class: "turn-facts" },
-      el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, turn.movement_rolled ? `${turn.movement_left} left` : "not rolled"),
-      el("dt", {}, "Moved"), el("dd", {}, turn.has_moved ? "yes" : "not yet"),
-      el("dt", {}, "Action"), el("dd", { "data-field": "action" }, turn.has_acted ? "used" : "available"),
+      el("div", {}, el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, turn.movement_rolled ? `${turn.movement_left} left` : "not rolled")),
+      el("div", {}, el("dt", {}, "Moved"), el("dd", {}, turn.has_moved ? "yes" : "not yet")),
+      el("div", {}, el("dt", {}, "Action"), el("dd", { "data-field": "action" }, turn.has_acted ? "used" : "available")),
     ));
   } else if (turn.phase === "monsters" && turn.active_monster) {
     const m = index.monsters.get(turn.active_monster);
     rows.push(el("dl", { class: "turn-facts" },
-      el("dt", {}, "Active"), el("dd", {}, m ? monsterLabel(m) : "a monster"),
-      el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, `${turn.monster_movement_left ?? "?"} left`),
-      el("dt", {}, "Attack"), el("dd", { "data-field": "action" }, turn.monster_has_attacked ? "used" : "available"),
+      el("div", {}, el("dt", {}, "Active"), el("dd", {}, m ? monsterLabel(m) : "a monster")),
+      el("div", {}, el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, `${turn.monster_movement_left ?? "?"} left`)),
+      el("div", {}, el("dt", {}, "Attack"), el("dd", { "data-field": "action" }, turn.monster_has_attacked ? "used" : "available")),
     ));
   }
   fill(box, rows);
+}
+
+/** One line for the screen reader when the turn passes: "The Elf's turn. Your turn." */
+export function turnAnnouncement(view, index, seatNames = {}) {
+  const turn = view.turn ?? {};
+  if (view.outcome) return "The quest is over.";
+  const mine = (view.legal_actions ?? []).length > 0;
+  if (turn.phase === "monsters") return `Zargon's phase.${mine ? " Your turn." : ""}`;
+  if (turn.hero) return `${cap(heroRef(index.heroes.get(turn.hero) ?? { hero: turn.hero }))}'s turn.${mine ? " Your turn." : ` Waiting for ${seatNames[turn.seat] ?? "the next player"}.`}`;
+  return "";
 }
 
 function group(title, ...buttons) {
@@ -116,11 +140,20 @@ function group(title, ...buttons) {
 }
 
 /** A toggle button that picks a spell or a thrown weapon before its target. */
-function selector(kind, value, label, selected, onSelect) {
+function selector(kind, value, label, selected, onSelect, title = null) {
   return el("button", {
     type: "button", class: `act act-${kind}${selected ? " selected" : ""}`, "aria-pressed": selected ? "true" : "false",
-    dataset: { [kind]: value }, onclick: () => onSelect(selected ? null : value),
+    dataset: { [kind]: value }, onclick: () => onSelect(selected ? null : value), title,
   }, label);
+}
+
+/** The spell's card (rules.md 8 or 8b), shown before its target is chosen. */
+export function spellCardNode(spell, { dread = false } = {}) {
+  const card = spellCard(spell, { dread });
+  if (!card) return null;
+  return el("div", { class: `spell-card spell-${card.kind}`, dataset: { spell } },
+    el("p", { class: "spell-card-title" }, spellName(spell), el("span", { class: "spell-card-kind" }, `${card.element} · ${card.kind}`)),
+    el("p", { class: "spell-card-text" }, card.text));
 }
 
 /** The target list shown under a selected spell or weapon. */
@@ -128,6 +161,12 @@ function targetList(kind, prompt, buttons) {
   return el("div", { class: `spell-targets ${kind}-targets` },
     el("p", { class: "small muted" }, `${prompt} Esc cancels.`),
     el("div", { class: "actions" }, buttons));
+}
+
+/** "Step north, into the Guard Room" (or just "Step north" where the board shows nothing). */
+function stepLabel(side, action, index) {
+  const where = placeName(index, action.to);
+  return `Step ${SIDE_NAMES[side]}${where ? `, in ${where}` : ""}`;
 }
 
 /** N/E/S/W buttons for the legal single steps: reach squares the board cannot draw, no mouse needed. */
@@ -138,8 +177,8 @@ function stepPad(view, index, h) {
   return el("div", { class: "step-pad", role: "group", "aria-label": "Step one square" },
     steps.map(({ side, action }) => actionButton(action, index, h.onAction, {
       label: `${SIDE_ARROWS[side]} ${pretty(SIDE_NAMES[side])}`,
-      "aria-label": `Step ${SIDE_NAMES[side]} to ${action.to.join(", ")}`,
-      title: `Step ${SIDE_NAMES[side]} to ${action.to.join(", ")}`,
+      "aria-label": stepLabel(side, action, index),
+      title: stepLabel(side, action, index),
       dataset: { action: "move", act: actionKey(action), side },
     })));
 }
@@ -147,9 +186,9 @@ function stepPad(view, index, h) {
 function heroActionGroups(view, index, ui, h) {
   const btn = (a) => actionButton(a, index, h.onAction);
   const of = (type) => actionsOf(view, type).map(btn);
-  const spells = castableSpells(view).map((spell) => selector("spell", spell, spellName(spell), ui.spell === spell, h.onSelectSpell));
+  const spells = castableSpells(view).map((spell) => selector("spell", spell, spellName(spell), ui.spell === spell, h.onSelectSpell, spellCard(spell)?.text));
   const spellTargets = ui.spell
-    ? targetList("spell", `Choose a target for ${spellName(ui.spell)} (on the board or here).`, actionsOf(view, "cast", (a) => a.spell === ui.spell).map(btn))
+    ? [spellCardNode(ui.spell), targetList("spell", `Choose a target for ${spellName(ui.spell)} (on the board or here).`, actionsOf(view, "cast", (a) => a.spell === ui.spell).map(btn))]
     : null;
   const throws = throwableWeapons(view).map((weapon) => selector("throw", weapon, `Throw ${weaponName(weapon)}`, ui.throw === weapon, h.onSelectThrow));
   const throwTargets = ui.throw
@@ -185,8 +224,8 @@ function zargonActionGroups(view, index, ui, h) {
     ? el("div", { class: "step-pad", role: "group", "aria-label": "Step one square" },
       steps.map(({ side, action }) => actionButton(action, index, h.onAction, {
         label: `${SIDE_ARROWS[side]} ${pretty(SIDE_NAMES[side])}`,
-        "aria-label": `Step ${SIDE_NAMES[side]} to ${action.to.join(", ")}`,
-        title: `Step ${SIDE_NAMES[side]} to ${action.to.join(", ")}`,
+        "aria-label": stepLabel(side, action, index),
+        title: stepLabel(side, action, index),
         dataset: { action: "monster_move", act: actionKey(action), side },
       })))
     : null;
@@ -241,7 +280,9 @@ export function renderActions(box, view, index, ui, handlers) {
   const other = legal.filter((a) => !KNOWN.has(a.type)).map((a) => actionButton(a, index, handlers.onAction));
   const enders = [...actionsOf(view, "end_turn"), ...actionsOf(view, "end_phase")]
     .map((a) => actionButton(a, index, handlers.onAction, { title: "Enter" }));
-  fill(box, groups, group("Other", other), enders.length ? el("div", { class: "actions end-actions" }, enders, el("span", { class: "small muted" }, "or press Enter")) : null);
+  // Ending comes first: on a phone it stays in view under the turn card.
+  const hint = enders.length ? el("span", { class: "small muted" }, "or Enter on the map") : null;
+  fill(box, enders.length ? el("div", { class: "actions end-actions" }, enders, hint) : null, groups, group("Other", other));
 }
 
 function statRow(label, value) {
@@ -285,7 +326,7 @@ function heroSheet(h, view, onAction) {
   const wanted = (h.potions ?? 0) > 0 || h.auto_drink === false;
   const toggle = owned && "auto_drink" in h && wanted && onAction && h.status === "playing" && !view.outcome ? autoDrinkToggle(h, onAction) : null;
   return el("article", { class: `hero-sheet${acting ? " acting" : ""}${owned ? " owned" : ""}`, dataset: { hero: h.hero } },
-    el("h3", {}, el("span", { class: "hero-dot", style: `background:${HERO_COLOURS[h.hero] ?? "#777"}` }), heroDisplay(h),
+    el("h3", {}, el("span", { class: `hero-dot hero-fill-${h.hero}` }), heroDisplay(h),
       heroDisplay(h) !== heroName(h.hero) ? el("span", { class: "muted small" }, heroName(h.hero)) : null,
       owned ? el("span", { class: "tag" }, "yours") : null, status ? el("span", { class: "tag tag-status" }, status) : null),
     el("dl", { class: "sheet-facts" }, rows), toggle);
@@ -298,17 +339,52 @@ export function renderHeroes(box, view, onAction = null) {
   fill(box, heroes.map((h) => heroSheet(h, view, onAction)));
 }
 
-/** Zargon's monster roster. */
+/** A monster's stat card (rules.md 9): Move, Attack, Defend, Body left, Mind. */
+export function monsterCardNode(m) {
+  const facts = [
+    ["Move", m.move], ["Attack", m.attack], ["Defend", m.defend], ["Body", `${m.body}/${m.body_max}`], ["Mind", m.mind],
+  ].filter(([, v]) => v !== undefined && v !== null);
+  const notes = [m.asleep ? "asleep" : "", m.tempest ? "caught in a Tempest" : "", m.activated ? "has acted this phase" : "", m.revealed === false ? "not yet revealed" : ""].filter(Boolean);
+  return el("article", { class: `stat-card monster-stat-card${m.revealed === false ? " muted" : ""}`, dataset: { monster: m.id } },
+    el("h3", { class: "stat-card-title" }, monsterLabel(m)),
+    el("dl", { class: "stat-grid" }, facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v))))),
+    notes.length ? el("p", { class: "small muted" }, cap(notes.join(", "))) : null);
+}
+
+/** Every monster on the board with its stat card (Zargon's roster; the heroes' "in sight"). */
 export function renderMonsters(box, view) {
-  if (view.role !== "zargon") {
+  const monsters = view.monsters ?? [];
+  box.hidden = !monsters.length;
+  if (!monsters.length) return;
+  const wasOpen = box.open;
+  const title = view.role === "zargon" ? `Monsters (${monsters.length})` : `Monsters on the board (${monsters.length})`;
+  fill(box, el("summary", {}, title), el("div", { class: "stat-cards" }, monsters.map(monsterCardNode)));
+  box.open = wasOpen;
+}
+
+/** The card of the monster last tapped on the board, with a close button. */
+export function renderMonsterCard(box, view, monsterId, onClose) {
+  const m = (view.monsters ?? []).find((x) => x.id === monsterId);
+  box.hidden = !m;
+  if (m) fill(box, monsterCardNode(m), el("button", { type: "button", class: "small-button", onclick: onClose }, "Close the card"));
+}
+
+/** A treasure find, shown as a card to its finder. */
+export function renderFindCard(box, entry, onClose) {
+  if (!entry) {
     box.hidden = true;
     return;
   }
+  const card = TREASURE_CARDS[entry.find];
+  const title = card?.title ?? String(entry.find ?? "Treasure");
+  const text = card ? card.text : String(entry.text ?? "").replace(/^.*? and finds /, "");
   box.hidden = false;
-  const items = (view.monsters ?? []).map((m) => el("li", { class: m.revealed === false ? "muted" : "" },
-    `${monsterLabel(m)} · Body ${m.body}/${m.body_max}`,
-    m.asleep ? " · asleep" : "", m.activated ? " · done" : ""));
-  fill(box, el("summary", {}, `Monsters (${items.length})`), el("ul", { class: "roster" }, items));
+  fill(box,
+    el("article", { class: "treasure-card" },
+      el("p", { class: "treasure-card-kicker small" }, "Treasure card"),
+      el("h3", { class: "treasure-card-title" }, title),
+      el("p", {}, text)),
+    el("button", { type: "button", class: "small-button", onclick: onClose }, "Put the card away"));
 }
 
 /** Zargon sees the quest notes; heroes see the parchment. */
@@ -321,62 +397,68 @@ export function renderQuest(box, view) {
   box.open = wasOpen;
 }
 
-/** One line of the story: a log entry (or a run of steps), its dice drawn inline. */
-function logItem(group) {
-  const e = group[group.length - 1];
-  return el("li", { class: `log-entry log-${e.type ?? "event"}`, dataset: { seq: e.seq ?? "" } },
-    el("span", { class: "log-text" }, e.text ?? ""),
-    group.length > 1 ? el("span", { class: "log-steps muted small" }, ` (${group.length} steps)`) : null,
-    (e.dice ?? []).length ? diceList(e.dice) : null);
-}
-
-const MOVES = new Set(["move", "monster_move"]);
-const moverOf = (e) => (MOVES.has(e?.type) && !(e.dice ?? []).length ? `${e.type}:${e.hero ?? e.monster ?? ""}` : null);
-
-/** Consecutive single-square moves of one figure read as one line of the story. */
-function groupEntries(entries) {
-  const groups = [];
-  for (const e of entries) {
-    const last = groups[groups.length - 1];
-    const mover = moverOf(e);
-    if (mover && last && moverOf(last[last.length - 1]) === mover) last.push(e);
-    else groups.push([e]);
-  }
-  return groups;
-}
-
-/** The log as a story, newest at the bottom, dice drawn inline; keeps the reader's scroll. */
-export function renderLog(list, view) {
+/** The rolls made since the current turn (or phase) began, drawn large and labelled. */
+export function renderDiceTray(box, view, index) {
   const entries = view.log ?? [];
-  const last = entries.length ? String(entries[entries.length - 1].seq ?? entries.length) : "";
-  if (list.dataset.last === last) return;
-  const scroller = list.parentElement;
-  const atBottom = !scroller || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 40;
-  fill(list, groupEntries(entries).map(logItem));
-  list.dataset.last = last;
-  if (scroller && (atBottom || !list.dataset.scrolled)) scroller.scrollTop = scroller.scrollHeight;
-  list.dataset.scrolled = "1";
-}
-
-/** The latest roll, drawn large. */
-export function renderDiceTray(box, view) {
-  const entries = view.log ?? [];
-  const last = [...entries].reverse().find((e) => (e.dice ?? []).length);
+  let start = 0;
+  entries.forEach((e, i) => {
+    if (e.type === "turn" || e.type === "phase") start = i;
+  });
+  const last = [...entries.slice(start)].reverse().find((e) => (e.dice ?? []).length);
   if (!last) {
     box.hidden = true;
     return;
   }
   box.hidden = false;
-  fill(box, el("p", { class: "dice-tray-text small" }, last.text ?? ""), diceList(last.dice));
+  const labels = last.type === "attack" && last.dice.length === 2 ? ["attacker", "defender"] : null;
+  fill(box, el("p", { class: "dice-tray-text small" }, last.text ?? ""), diceList(last.dice, { labels, index }));
 }
 
-/** The outcome banner. */
-export function renderOutcome(banner, view) {
+const OUTCOMES = {
+  heroes: { title: "The heroes have won!", text: "The villain is defeated and every surviving hero has escaped." },
+  zargon: { title: "Zargon wins", text: "No hero is left standing in the dungeon." },
+  retreat: { title: "The heroes retreat", text: "They escaped by the stairway, but the villain lives: the quest may be tried again." },
+};
+
+/** What a hero came away with, as far as this seat may know it. */
+function heroResult(h, view) {
+  const status = { escaped: "escaped", fallen: "fell in the dungeon", playing: "still in the dungeon" }[h.status] ?? h.status;
+  const finds = (view.log ?? []).filter((e) => e.type === "search" && e.hero === h.hero && e.find && e.find !== "nothing").length;
+  const own = "gold" in h;
+  const found = own
+    ? [`${h.gold ?? 0} gold`, h.potions ? `${h.potions} potion${h.potions === 1 ? "" : "s"}` : "", ...(h.artifacts ?? []).map(pretty)].filter(Boolean)
+    : [];
+  return el("li", { class: "result-hero", dataset: { hero: h.hero } },
+    el("span", { class: `hero-dot hero-fill-${h.hero}` }),
+    el("strong", {}, heroDisplay(h)), ` ${status}`,
+    own ? el("span", {}, ` — carries ${joinNames(found)}`) : finds ? el("span", { class: "muted" }, ` — found treasure ${finds === 1 ? "once" : `${finds} times`}`) : null);
+}
+
+/** The quest-end screen: who won, what each hero found, and where to go on. */
+export function renderOutcome(banner, view, links = {}) {
   if (!view.outcome) {
     banner.hidden = true;
     return;
   }
+  const outcome = OUTCOMES[view.outcome] ?? { title: pretty(view.outcome), text: "" };
   banner.hidden = false;
   banner.className = `outcome-banner outcome-${view.outcome}`;
-  banner.textContent = view.outcome === "heroes" ? "The heroes escaped!" : "Zargon wins";
+  fill(banner,
+    el("h2", { id: "outcome-title", class: "outcome-title" }, outcome.title),
+    outcome.text ? el("p", { class: "outcome-text" }, outcome.text) : null,
+    el("ul", { class: "result-heroes" }, (view.heroes ?? []).map((h) => heroResult(h, view))),
+    el("p", { class: "outcome-links" },
+      links.armory ? el("a", { class: "button primary", href: links.armory }, "On to the campaign and its armory") : null,
+      el("a", { class: links.armory ? "button" : "button primary", href: links.lobby || "/" }, "Back to the lobby")));
+}
+
+/** The start screen: the quest's parchment, read before the first move. */
+export function renderStart(box, view, onBegin) {
+  const text = view.quest?.parchment ?? "";
+  const paras = String(text).split(/\n\s*\n/).filter((p) => p.trim()).map((p) => el("p", {}, p.trim()));
+  box.hidden = false;
+  fill(box,
+    el("h2", { id: "start-title", class: "start-title" }, view.quest?.name ?? "The quest"),
+    el("div", { class: "parchment start-parchment" }, paras),
+    el("p", {}, el("button", { type: "button", class: "primary", id: "start-begin", onclick: onBegin }, "Begin the quest")));
 }
