@@ -144,6 +144,10 @@ def _rules_html(mtime: float) -> tuple[str, str]:
         extensions=["tables", "toc"], extension_configs={"toc": {"slugify": _section_slug}}
     )
     body = md.convert(RULES_FILE.read_text(encoding="utf-8"))
+    # Wide tables scroll sideways on a phone, in a region the keyboard can reach too.
+    body = body.replace(
+        "<table>", '<div class="table-wrap" tabindex="0" role="region" aria-label="Table"><table>'
+    ).replace("</table>", "</table></div>")
     return body, str(getattr(md, "toc", ""))
 
 

@@ -20,6 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
+from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
 from apps.rooms.models import Room, Seat
 from apps.rules.data import heroes_of_seat
@@ -46,6 +47,10 @@ class RoomError(Exception):
 
 class RoomNotFound(RoomError):
     """No such room (views answer 404)."""
+
+
+class TooManyRooms(RoomError):
+    """The user opened rooms faster than settings.RATE_LIMITS["room_create"] (views: 429)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,8 @@ def room_create(
     _validate_seat_count(seat_count)
     _validate_turn_times(turn_time_limit, reminder_after)
     quest = _enabled_quest(quest_slug)
+    if rate_limit_exceeded(group="room_create", key=f"user:{host.pk}"):
+        raise TooManyRooms("You have opened many rooms lately: wait a while before another.")
     with transaction.atomic():
         room = Room.objects.create(
             name=name,

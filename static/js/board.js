@@ -6,6 +6,7 @@ import { drawBoard, squareAt } from "./board/map.js";
 import { actionsOf, activeMonsterIds, boardTargets, castableSpells, indexView, keyOf, placeName, SIDES, samePoint, throwableWeapons } from "./board/model.js";
 import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "./board/net.js";
 import { StoryLog } from "./board/log.js";
+import { heroRef } from "./board/names.js";
 import { renderActions, renderDiceTray, renderFindCard, renderHeroes, renderMonsterCard, renderMonsters, renderOutcome, renderQuest, renderStart, renderTurn, turnAnnouncement } from "./board/panel.js";
 
 const root = document.getElementById("play");
@@ -222,7 +223,8 @@ function renderStartScreen(view) {
 
 function boardSummary(view) {
   const turn = view.turn ?? {};
-  const whose = turn.phase === "monsters" ? "Zargon's phase" : turn.hero ? `the ${turn.hero}'s turn` : "";
+  const acting = turn.hero ? state.index?.heroes.get(turn.hero) ?? { hero: turn.hero } : null;
+  const whose = turn.phase === "monsters" ? "Zargon's phase" : acting ? `${heroRef(acting)}'s turn` : "";
   return `Dungeon map, round ${view.round ?? "?"}, ${whose}. Use the action buttons beside the map for a list of moves.`;
 }
 

@@ -62,6 +62,8 @@ class EngineTable:
         # The whole story for the events API (the state keeps only the last entries).
         self.events: list[dict[str, Any]] = list(events if events is not None else state.log)
         self.confirm = True  # the player's "ask before costly moves" setting
+        self.armory_url = ""  # a campaign quest links on to its campaign's armory
+        self.keyset = True  # the events API pages back with `before` (False: only `after`)
 
     def view(self, seat: int) -> dict[str, Any]:
         view = dict(seat_view(self.state, seat))
@@ -85,16 +87,19 @@ class EngineTable:
         self.posted.append((seat, action))
         return 200, {"version": self.version, "entries": []}
 
-    def story(self, seat: int, after: int, limit: int) -> list[dict[str, Any]]:
-        """The events API: the seat's entries after `after`, oldest first, at most `limit`."""
-        out = []
-        for event in self.events:
-            entry = event_for_seat(event, seat) if event["seq"] > after else None
-            if entry is not None:
-                out.append(entry)
-                if len(out) >= limit:
-                    break
-        return out
+    def story(
+        self, seat: int, after: int, limit: int, before: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The events API: the seat's entries after `after`, or the newest before `before`;
+        oldest first, at most `limit`."""
+        seen = [
+            entry
+            for event in self.events
+            if event["seq"] > after and (before is None or event["seq"] < before)
+            for entry in [event_for_seat(event, seat)]
+            if entry is not None
+        ]
+        return seen[-limit:] if before is not None else seen[:limit]
 
     # ---- the page -----------------------------------------------------------------------
 
@@ -111,6 +116,7 @@ class EngineTable:
             "ws_url": "/ws/none/",
             "rules_url": "/rules/",
             "lobby_url": "/",
+            "armory_url": self.armory_url,
             "seat_names": {1: "zora", 2: "alba", 3: "bran"},
             "confirm": self.confirm,
         }
@@ -141,7 +147,8 @@ class EngineTable:
             query = parse_qs(urlparse(request.url).query)
             after = int(query.get("after", ["0"])[0])
             limit = int(query.get("limit", ["1000"])[0])
-            story = json.dumps(self.story(int(match[1]), after, limit))
+            before = int(query["before"][0]) if self.keyset and "before" in query else None
+            story = json.dumps(self.story(int(match[1]), after, limit, before))
             route.fulfill(status=200, body=story, headers={"Content-Type": "application/json"})
             return
         match = re.fullmatch(r"/api/(\d)/(view|actions)", path)

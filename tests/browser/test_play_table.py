@@ -374,16 +374,22 @@ def test_the_setting_turns_confirmations_off(page: Any) -> None:
 # ---- The story ---------------------------------------------------------------------------------
 
 
-def test_the_story_pages_back_to_the_first_entry_in_either_order(page: Any) -> None:
+@pytest.mark.parametrize("keyset", [True, False], ids=["before", "after-only"])
+def test_the_story_pages_back_to_the_first_entry_in_either_order(page: Any, keyset: bool) -> None:
     state, events = long_story()
     table = EngineTable(state, events)
+    table.keyset = keyset  # the events API pages back by `before`, or (older servers) only forward
     table.open(page, 2)
     assert len(events) > 120
     assert page.locator("#log-older").is_visible()
     page_back_to_the_start(page)
     texts = page.eval_on_selector_all("#game-log .log-text", "els => els.map(e => e.textContent)")
-    # Newest first: the quest's first entry is at the bottom.
+    # Newest first: the quest's first entry is at the bottom, and every entry is there once.
     assert texts[-1].startswith("The quest begins")
+    seqs = page.eval_on_selector_all(
+        "#game-log li[data-seq]", "els => els.map(e => +e.dataset.seq)"
+    )
+    assert len(seqs) == len(set(seqs)) and min(seqs) == 1
     # Entries name rooms and figures, never coordinates.
     assert not [t for t in texts if COORDINATES.search(t)]
     assert any(re.search(r"moves \d+ squares?, .*to the ", t) for t in texts)
@@ -418,6 +424,37 @@ def test_since_your_last_turn_is_marked_and_summarised(page: Any) -> None:
     assert not COORDINATES.search(text)
     assert page.locator("#log-since").count() == 1
     assert page.locator("#game-log .log-away-entry").count() >= 1
+
+
+# ---- Around the quest --------------------------------------------------------------------------
+
+
+def test_the_quest_end_screen_tells_who_won_what_each_hero_found_and_where_to_go(
+    page: Any,
+) -> None:
+    state = new_game(load_quest("ashen_vault"), 3, 7)
+    state.heroes["barbarian"].gold = 75
+    state.heroes["barbarian"].artifacts.append("The Warden's Hoard")
+    state.heroes["elf"].gold = 40  # seat 3's: seat 2 must not learn it
+    state.heroes["dwarf"].status = "fallen"
+    state.heroes["dwarf"].position = None
+    for hero in ("barbarian", "elf", "wizard"):
+        state.heroes[hero].status = "escaped"
+        state.heroes[hero].position = None
+    state.outcome = "heroes"
+    table = EngineTable(state)
+    table.armory_url = "/campaigns/1/"
+    table.open(page, 2)
+    screen = page.locator("#outcome-banner")
+    assert screen.is_visible()
+    assert page.text_content("#outcome-title") == "The heroes have won!"
+    barbarian = screen.locator('.result-hero[data-hero="barbarian"]').text_content() or ""
+    assert "escaped" in barbarian and "75 gold" in barbarian and "Warden's Hoard" in barbarian
+    assert "fell" in (screen.locator('.result-hero[data-hero="dwarf"]').text_content() or "")
+    assert "40" not in (screen.locator('.result-hero[data-hero="elf"]').text_content() or "")
+    links = screen.locator("a")
+    assert links.nth(0).get_attribute("href") == "/campaigns/1/"
+    assert links.nth(1).get_attribute("href") == "/"
 
 
 # ---- Help at the table -------------------------------------------------------------------------

@@ -76,7 +76,31 @@ export class StoryLog {
     if (this.entries.has(1) || [...this.entries.values()].some((e) => e.type === "quest_start")) this.complete = true;
   }
 
-  /** Fetch the page of entries just before the oldest one shown. Resolves to how many came. */
+  async fetchPage(query) {
+    const res = await fetch(`${this.eventsUrl}?${query}`, {
+      credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store",
+    });
+    if (!res.ok) throw new Error(`The story could not be loaded (${res.status}).`);
+    const page = await res.json();
+    return Array.isArray(page) ? page : page.entries ?? [];
+  }
+
+  keep(entries, end) {
+    let added = 0;
+    for (const e of entries) {
+      if (e.seq < end && !this.entries.has(e.seq)) {
+        this.entries.set(e.seq, e);
+        added += 1;
+      }
+    }
+    return added;
+  }
+
+  /**
+   * Fetch the page of entries just before the oldest one shown (the events API's keyset page
+   * `?before=`); a server that only pages forward (`?after=`) is read in windows instead.
+   * Resolves to how many entries came.
+   */
   async loadOlder() {
     if (this.loading || this.complete || !this.eventsUrl) return 0;
     this.loading = true;
@@ -84,22 +108,20 @@ export class StoryLog {
     let added = 0;
     try {
       let end = this.oldestSeq();
-      while (!added && end > 1) {
-        const after = Math.max(0, end - PAGE - 1);
-        const res = await fetch(`${this.eventsUrl}?after=${after}&limit=${PAGE}`, {
-          credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store",
-        });
-        if (!res.ok) throw new Error(`The story could not be loaded (${res.status}).`);
-        const page = await res.json();
-        for (const e of Array.isArray(page) ? page : page.entries ?? []) {
-          if (e.seq < end && !this.entries.has(e.seq)) {
-            this.entries.set(e.seq, e);
-            added += 1;
-          }
+      const page = end > 1 ? await this.fetchPage(`before=${end}&limit=${PAGE}`) : [];
+      if (page.every((e) => e.seq < end)) {
+        added = this.keep(page, end);
+        if (page.length < PAGE) this.complete = true;
+      } else {
+        // `before` was not understood: read windows of seq numbers going back.
+        while (!added && end > 1) {
+          const after = Math.max(0, end - PAGE - 1);
+          added = this.keep(await this.fetchPage(`after=${after}&limit=${PAGE}`), end);
+          if (after === 0) this.complete = true;
+          end = after + 1;
         }
-        if (after === 0) this.complete = true;
-        end = after + 1;
       }
+      if (end <= 1) this.complete = true;
       this.noteStart();
     } catch (err) {
       this.announcer.textContent = err.message;
