@@ -58,3 +58,15 @@ class DatabaseUnavailableMiddleware:
             logger.warning("database unavailable for %s: %s", request.path, exception)
             return database_unavailable(request)
         return None
+
+
+LOCKED_OUT = "Too many failed logins: try again in a few minutes."
+
+
+def login_locked_out(
+    request: HttpRequest, credentials: object = None, **kwargs: object
+) -> HttpResponse:
+    """django-axes' answer once an account or an address has too many failed logins: 429."""
+    if is_api(request):
+        return JsonResponse({"detail": LOCKED_OUT}, status=429)
+    return HttpResponse(LOCKED_OUT, status=429, content_type="text/plain")

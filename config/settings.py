@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "axes",
     "apps.accounts",
     "apps.rooms",
     "apps.quests",
@@ -56,6 +57,13 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.errors.DatabaseUnavailableMiddleware",
+    # Last: it turns a login refused for too many failures into the lockout answer.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out account or address
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 # The largest request body and websocket message accepted (bytes): config/server.py refuses a
@@ -117,6 +125,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Brute force: after AXES_FAILURE_LIMIT wrong passwords for one account, or from one address,
+# logins (page and POST /api/auth/token) are refused for AXES_COOLOFF_TIME (429).
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.errors.login_locked_out"
+AXES_VERBOSE = False
+
+# Other rate limits (apps/accounts/limits.py): uses per window, per user or per address.
+RATE_LIMITS = {
+    "room_create": env.str("RATE_ROOM_CREATE", default="10/h"),
+    "token_issue": env.str("RATE_TOKEN_ISSUE", default="20/h"),
+    "chat": env.str("RATE_CHAT", default="30/m"),
+    "ws_refresh": env.str("RATE_WS_REFRESH", default="30/m"),
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -144,6 +169,22 @@ REDIS_URL = env.str("REDIS_URL", default="")
 REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
 # Seconds each /healthz check may take (they run side by side): the answer comes within ~2 s.
 HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.5)
+
+if REDIS_URL:
+    # Shared by every process (rate-limit counters); bounded like every request-side Redis use.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
+        }
+    }
+    # django-ratelimit does not list Django's own Redis cache, which counts atomically.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    # One web process (`make run`): its own memory is the whole truth.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003"]
 
 if REDIS_URL:
     CHANNEL_LAYERS = {

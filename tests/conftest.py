@@ -7,6 +7,7 @@ exports DATABASE_URL and REDIS_URL, and a skip there would hide a broken service
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,6 +35,15 @@ def _skip_or_fail(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"{reason}, but CI=true: CI must test the real services")
     pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def own_rate_limits(settings: Any) -> None:
+    """Each test counts its own rate limits: the cache gets a key prefix of its own (clearing
+    a shared Redis database would wipe the channel layer and the broker too)."""
+    settings.CACHES = {
+        name: {**config, "KEY_PREFIX": uuid.uuid4().hex} for name, config in settings.CACHES.items()
+    }
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ from django.http import HttpRequest
 from ninja import Router, Schema
 from ninja.errors import HttpError
 
+from apps.accounts.limits import client_address, rate_limit_exceeded
 from apps.accounts.models import User
 from apps.accounts.services import token_issue
 
@@ -18,10 +19,30 @@ class TokenOut(Schema):
     token: str
 
 
-@router.post("/token", response=TokenOut, auth=None)
+class ErrorOut(Schema):
+    detail: str
+
+
+@router.post("/token", response={200: TokenOut, 401: ErrorOut, 429: ErrorOut}, auth=None)
 def issue_token(request: HttpRequest, credentials: Credentials) -> TokenOut:
-    """Trade a username and password for a personal API token (sent as `Bearer <token>`)."""
+    """Trade a username and password for a personal API token (sent as `Bearer <token>`).
+
+    Rate-limited per address (RATE_LIMITS["token_issue"]); wrong passwords also count towards
+    the lockout of the account and the address (django-axes): 429 then.
+    """
+    if rate_limit_exceeded(group="token_issue", key=f"ip:{client_address(request)}"):
+        raise HttpError(429, "Too many tokens asked for from your address: try again later.")
     user = authenticate(request, username=credentials.username, password=credentials.password)
     if not isinstance(user, User) or not user.is_active:
         raise HttpError(401, "Wrong username or password.")
     return TokenOut(token=token_issue(user=user, name="api"))
+
+
+class MeOut(Schema):
+    username: str
+
+
+@router.get("/me", response=MeOut)
+def me(request: HttpRequest) -> MeOut:
+    """Who the token (or session) belongs to: a bot's cheapest check that its token works."""
+    return MeOut(username=request.user.get_username())

@@ -74,7 +74,7 @@ class ErrorOut(Schema):
     detail: str
 
 
-ERRORS = {404: ErrorOut, 422: ErrorOut}
+ERRORS = {404: ErrorOut, 422: ErrorOut, 429: ErrorOut}
 
 
 def _user(request: HttpRequest) -> User:
@@ -127,6 +127,8 @@ def _visible_room(request: HttpRequest, room_id: int) -> Room:
 def _unprocessable(error: services.RoomError) -> HttpError:
     if isinstance(error, services.RoomNotFound):
         return HttpError(404, error.message)
+    if isinstance(error, services.TooManyRooms):
+        return HttpError(429, error.message)
     return HttpError(422, error.message)
 
 

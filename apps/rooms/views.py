@@ -54,6 +54,7 @@ def _room_page(request: HttpRequest, room: Room) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def room_create(request: HttpRequest) -> HttpResponse:
     form = RoomCreateForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             room = services.room_create(
@@ -67,12 +68,13 @@ def room_create(request: HttpRequest) -> HttpResponse:
             )
         except services.RoomError as error:
             form.add_error(None, error.message)
+            status = 429 if isinstance(error, services.TooManyRooms) else 200
         else:
             messages.success(
                 request, f"Room “{room.name}” is ready. Take a seat and invite friends."
             )
             return redirect("rooms:detail", room_id=room.pk)
-    return render(request, "rooms/create.html", {"form": form})
+    return render(request, "rooms/create.html", {"form": form}, status=status)
 
 
 @login_required

@@ -20,7 +20,7 @@ SHIPPED_QUEST = Path(__file__).resolve().parents[2] / "apps/rules/quests/ashen_v
 @pytest.fixture
 def admin_client(client: Client) -> Client:
     User.objects.create_superuser(username="root", email="root@example.com", password=PASSWORD)
-    client.login(username="root", password=PASSWORD)
+    client.force_login(User.objects.get(username="root"))
     return client
 
 

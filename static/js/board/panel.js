@@ -70,7 +70,9 @@ export function actionLabel(action, index) {
       return `End activation${m ? ` of ${monsterLabel(m)}` : ""}`;
     }
     case "end_phase": return "End Zargon's phase";
-    default: return pretty(t);
+    default:
+      if (action.spell) return `${spellName(action.spell)}${action.target ? ` on ${targetName(index, action.target)}` : ""}`;
+      return pretty(t);
   }
 }
 
@@ -283,12 +285,18 @@ export function renderActions(box, view, index, ui, handlers) {
     return;
   }
   const groups = view.role === "zargon" ? zargonActionGroups(view, index, ui, handlers) : heroActionGroups(view, index, ui, handlers);
-  const other = legal.filter((a) => !KNOWN.has(a.type)).map((a) => actionButton(a, index, handlers.onAction));
+  const unknown = legal.filter((a) => !KNOWN.has(a.type));
+  // Spells cast by a monster (Dread spells, rules.md 8b): each with its card, before casting.
+  const dread = [...new Set(unknown.filter((a) => a.spell).map((a) => a.spell))].map((spell) => [
+    spellCardNode(spell, { dread: true }),
+    unknown.filter((a) => a.spell === spell).map((a) => actionButton(a, index, handlers.onAction)),
+  ]);
+  const other = unknown.filter((a) => !a.spell).map((a) => actionButton(a, index, handlers.onAction));
   const enders = [...actionsOf(view, "end_turn"), ...actionsOf(view, "end_phase")]
     .map((a) => actionButton(a, index, handlers.onAction, { title: "Enter" }));
   // Ending comes first: on a phone it stays in view under the turn card.
   const hint = enders.length ? el("span", { class: "small muted" }, "or Enter on the map") : null;
-  fill(box, enders.length ? el("div", { class: "actions end-actions" }, enders, hint) : null, groups, group("Other", other));
+  fill(box, enders.length ? el("div", { class: "actions end-actions" }, enders, hint) : null, groups, group("Dread spells", dread), group("Other", other));
 }
 
 function statRow(label, value) {
