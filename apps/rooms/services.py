@@ -5,6 +5,7 @@ read. Launching is not here: it is a play service that reads these models (rooms
 play) and sets `room.status` to playing.
 """
 
+import asyncio
 import functools
 import logging
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import Any, Literal
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -160,11 +162,17 @@ def _poke_room(room_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
+
+    async def send() -> None:
         for group in (room_group(room_id=room_id), LOBBY_GROUP):
-            async_to_sync(layer.group_send)(group, {"type": "room.changed"})
-    except Exception:  # the change is committed; pages catch up on their next load
-        logger.exception("could not announce a change of room %s", room_id)
+            message = {"type": "room.changed"}
+            # A frozen Redis costs the request at most REDIS_TIMEOUT, never a hung page.
+            await asyncio.wait_for(layer.group_send(group, message), settings.REDIS_TIMEOUT)
+
+    try:
+        async_to_sync(send)()
+    except Exception as exc:  # the change is committed; pages catch up on their next load
+        logger.warning("could not announce a change of room %s: %s", room_id, type(exc).__name__)
 
 
 def _locked_room(room_id: int) -> Room:

@@ -414,7 +414,7 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             players = []
-            for name in ("zara", "bram", "ilse"):
+            for name in ("zara", "bram", "ilse", "oskar"):
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 context.set_default_timeout(15000)
                 player = Player(name=name, page=context.new_page())
@@ -422,8 +422,8 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
                 player.page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
                 player.record_frames()
                 players.append((player, errors))
-            zargon, bram, ilse = (p for p, _ in players)
-            for player in (zargon, bram, ilse):
+            zargon, bram, ilse, oskar = (p for p, _ in players)
+            for player in (zargon, bram, ilse, oskar):
                 sign_up(player, site)
 
             # The host opens a three-seat room (a name that would run script if not escaped).
@@ -447,6 +447,9 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
                     ".includes(name)",
                     arg=[number, player.name],
                 )
+            # Oskar looks at the open room (from the lobby's link) without sitting down.
+            oskar.page.goto(zargon.page.url)
+            wait_room_live(oskar)
             launch = zargon.page.get_by_role("button", name="Launch")
             launch.wait_for()  # appeared by itself once every seat was taken
             assert zargon.page.evaluate("window.__not_reloaded") is True
@@ -463,6 +466,11 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
                 assert response is not None
                 player.sources.append(response.text())
                 wait_live(player)
+            # The onlooker is not taken anywhere: the page says the quest started without him,
+            # and all his sockets ever got were content-free pokes.
+            oskar.page.wait_for_selector("#live-gone")
+            assert "/games/" not in oskar.page.url
+            assert oskar.frames and all(json.loads(f)["type"] == "changed" for f in oskar.frames)
 
             assert zargon.page.evaluate("window.__xss") is None
             assert "<img src=x" in zargon.page.text_content(".play-title")
