@@ -42,6 +42,12 @@ class RoomIn(Schema):
         description='Room options: "edition" ("us" or "uk"), "spell_draft" and '
         '"heroes_pass_heroes" (true or false). An unknown or malformed option is refused (422).',
     )
+    zargon: Literal["human", "ai"] = Field(
+        "human",
+        description='Who plays Zargon: "human" (a player takes seat 1) or "ai" (solo play: the '
+        "monster AI plays every Zargon phase as soon as the heroes are done; people take seats "
+        "2 to N, seat 1 is never offered).",
+    )
 
 
 class SeatOut(Schema):
@@ -49,6 +55,7 @@ class SeatOut(Schema):
     user: str | None
     role: Literal["zargon", "heroes"]
     heroes: list[str]
+    ai: bool = Field(description="Played by the monster AI: nobody can take this seat.")
     away_until: datetime | None = Field(
         None, description="The player is away until then: their turns' clock waits."
     )
@@ -68,6 +75,7 @@ class RoomOut(Schema):
     reminder_hours: int | None = Field(description="Hours before the reminder (null: none).")
     options: dict[str, Any]  # every room option, the defaults filled in
     rules: list[str]  # the options in force, in words
+    zargon: Literal["human", "ai"]
 
 
 class ErrorOut(Schema):
@@ -89,6 +97,7 @@ def _room_out(room: Room) -> RoomOut:
             role=s.role,
             heroes=s.heroes,
             away_until=s.away_until,
+            ai=s.ai,
         )
         for s in services.room_seat_summaries(room=room)
     ]
@@ -106,6 +115,7 @@ def _room_out(room: Room) -> RoomOut:
         reminder_hours=_hours(room.reminder_after),
         options=in_force(room.options),
         rules=services.room_rules_in_force(room=room),
+        zargon=cast(Literal["human", "ai"], room.zargon),
     )
 
 
@@ -143,6 +153,7 @@ def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
             turn_time_limit=_duration(payload.turn_hours),
             reminder_after=_duration(payload.reminder_hours),
             options=payload.options,
+            zargon=payload.zargon,
         )
     except services.RoomError as error:
         raise _unprocessable(error) from None

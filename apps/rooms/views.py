@@ -66,6 +66,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 turn_time_limit=form.cleaned_data.get("turn_time_limit"),
                 reminder_after=form.cleaned_data.get("reminder_after"),
                 options=form.room_options(),
+                zargon=form.cleaned_data["zargon"],
             )
         except services.RoomError as error:
             form.add_error(None, error.message)

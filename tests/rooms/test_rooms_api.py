@@ -37,13 +37,21 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         "invite_code": room.invite_code,
         "host": "hostess",
         "seats": [
-            {"number": 1, "user": None, "role": "zargon", "heroes": [], "away_until": None},
+            {
+                "number": 1,
+                "user": None,
+                "role": "zargon",
+                "heroes": [],
+                "away_until": None,
+                "ai": False,
+            },
             {
                 "number": 2,
                 "user": None,
                 "role": "heroes",
                 "heroes": ["barbarian", "dwarf"],
                 "away_until": None,
+                "ai": False,
             },
             {
                 "number": 3,
@@ -51,6 +59,7 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
                 "role": "heroes",
                 "heroes": ["elf", "wizard"],
                 "away_until": None,
+                "ai": False,
             },
         ],
         "game_id": None,
@@ -58,6 +67,7 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         "reminder_hours": None,
         "options": {"edition": "us", "spell_draft": False, "heroes_pass_heroes": False},
         "rules": ["US edition rules", "Fixed spells (Elf: Earth)"],
+        "zargon": "human",
     }
 
 
