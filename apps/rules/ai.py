@@ -4,10 +4,10 @@ out of time.
 Pure and deterministic (same state, same choice; ties go by monster id, hero order and square):
 every action it returns is one of `legal_actions(state, 1)`. Its judgement, as a good Zargon's:
 
-- **Hit where it hurts.** A hero is worth attacking by the chance that the attack defeats it, then
-  by the Body it is expected to lose (rules.md 5: skulls against white shields). So a wounded hero
-  comes before a fresh one, and a hero in a pit (one defend die fewer) before one on firm ground;
-  the monster avoids attacking from a pit itself (one attack die fewer).
+- **Hit where it hurts.** A hero is worth attacking by the chance that the attack defeats it,
+  then by the Body it is expected to lose (docs/rules.md 5: skulls against white shields). So a
+  wounded hero comes before a fresh one, and a hero in a pit (one defend die fewer) before one on
+  firm ground; the monster avoids attacking from a pit itself (one attack die fewer).
 - **Attack rather than wander.** A monster that can reach a hero this activation goes for the best
   target within its movement (the nearest square from which to strike it) and attacks. One that
   cannot walks toward the heroes it can reach (walking distance around walls, closed doors,
