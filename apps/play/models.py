@@ -1,6 +1,7 @@
 import json
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 
 from apps.play.fields import OrderedJSONField
@@ -129,3 +130,28 @@ class HeroSetting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.hero} auto-drink {'on' if self.auto_drink else 'off'}"
+
+
+class ChatMessage(models.Model):
+    """Table talk: a message in a game's chat, for its players only. Plain text, never HTML."""
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", "A player"
+        NARRATOR = "narrator", "Zargon, as the narrator"
+        PARCHMENT = "parchment", "The quest's parchment"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PLAYER)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        indexes = [models.Index(fields=["game", "id"], name="chat_game_id")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} chat #{self.pk}"

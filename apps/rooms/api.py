@@ -36,6 +36,12 @@ class RoomIn(Schema):
         description="Hours after which the player to move is reminded, once per turn; must be "
         "less than turn_hours. Omit or null: no reminder.",
     )
+    zargon: Literal["human", "ai"] = Field(
+        "human",
+        description='Who plays Zargon: "human" (a player takes seat 1) or "ai" (solo play: the '
+        "monster AI plays every Zargon phase as soon as the heroes are done; people take seats "
+        "2 to N, seat 1 is never offered).",
+    )
 
 
 class SeatOut(Schema):
@@ -43,6 +49,7 @@ class SeatOut(Schema):
     user: str | None
     role: Literal["zargon", "heroes"]
     heroes: list[str]
+    ai: bool = Field(description="Played by the monster AI: nobody can take this seat.")
     away_until: datetime | None = Field(
         None, description="The player is away until then: their turns' clock waits."
     )
@@ -60,6 +67,7 @@ class RoomOut(Schema):
     game_id: int | None
     turn_hours: int | None = Field(description="Hours per turn (null: no limit).")
     reminder_hours: int | None = Field(description="Hours before the reminder (null: none).")
+    zargon: Literal["human", "ai"]
 
 
 class ErrorOut(Schema):
@@ -81,6 +89,7 @@ def _room_out(room: Room) -> RoomOut:
             role=s.role,
             heroes=s.heroes,
             away_until=s.away_until,
+            ai=s.ai,
         )
         for s in services.room_seat_summaries(room=room)
     ]
@@ -96,6 +105,7 @@ def _room_out(room: Room) -> RoomOut:
         game_id=services.room_game_id(room=room),
         turn_hours=_hours(room.turn_time_limit),
         reminder_hours=_hours(room.reminder_after),
+        zargon=cast(Literal["human", "ai"], room.zargon),
     )
 
 
@@ -132,6 +142,7 @@ def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
             quest_slug=payload.quest,
             turn_time_limit=_duration(payload.turn_hours),
             reminder_after=_duration(payload.reminder_hours),
+            zargon=payload.zargon,
         )
     except services.RoomError as error:
         raise _unprocessable(error) from None

@@ -4,6 +4,7 @@ from typing import Any
 from django import forms
 
 from apps.rooms import services
+from apps.rooms.models import Room
 
 SEAT_CHOICES = [
     (n, f"{n} seats (Zargon and {n - 1} hero player{'s' if n > 2 else ''})")
@@ -27,6 +28,17 @@ class RoomCreateForm(forms.Form):
     seats = forms.TypedChoiceField(choices=SEAT_CHOICES, coerce=int, initial=services.MAX_SEATS)
     quest: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None, to_field_name="slug", empty_label=None
+    )
+    zargon = forms.TypedChoiceField(
+        label="Zargon",
+        required=False,
+        empty_value=Room.Zargon.HUMAN,
+        choices=[
+            (Room.Zargon.HUMAN, "A player takes seat 1 and plays the monsters"),
+            (Room.Zargon.AI, "The monster AI plays Zargon (solo play: people take the hero seats)"),
+        ],
+        initial=Room.Zargon.HUMAN,
+        widget=forms.RadioSelect,
     )
     turn_time_limit = forms.TypedChoiceField(
         label="Turn time limit",

@@ -60,6 +60,7 @@ class SeatSummary:
     shown_name: str | None
     role: SeatRole
     heroes: list[str]
+    ai: bool = False  # played by the monster AI: nobody can take it
     away_until: datetime | None = None  # the player is away until then (their clock waits)
 
 
@@ -116,15 +117,20 @@ def room_create(
     quest_slug: str = "ashen_vault",
     turn_time_limit: timedelta | None = None,
     reminder_after: timedelta | None = None,
+    zargon: str = Room.Zargon.HUMAN,
 ) -> Room:
     """Create an open room with empty seats 1..seat_count. The host still has to take a seat.
 
     `turn_time_limit`: how long a seat has for its turn before it ends by itself (Zargon's phase
     is then played by the monster AI); `reminder_after`: when the seat to move is reminded.
+    `zargon`: "human" (a player takes seat 1) or "ai" (solo play: the people take seats
+    2..seat_count and the monster AI plays every Zargon phase as soon as the heroes are done).
     """
     name = _validated_name(name)
     _validate_seat_count(seat_count)
     _validate_turn_times(turn_time_limit, reminder_after)
+    if zargon not in Room.Zargon.values:
+        raise RoomError("Zargon is played by a person (“human”) or by the monster AI (“ai”).")
     quest = _enabled_quest(quest_slug)
     if rate_limit_exceeded(group="room_create", key=f"user:{host.pk}"):
         raise TooManyRooms("You have opened many rooms lately: wait a while before another.")
@@ -136,6 +142,7 @@ def room_create(
             seat_count=seat_count,
             turn_time_limit=turn_time_limit,
             reminder_after=reminder_after,
+            zargon=zargon,
         )
         Seat.objects.bulk_create(
             Seat(room=room, number=number) for number in range(1, seat_count + 1)
@@ -201,6 +208,8 @@ def room_seat_take(*, room_id: int, user: User, number: int) -> Seat:
         room = _locked_room(room_id)
         _require_open(room)
         seat = _seat_of_number(room, number)
+        if number < room.first_player_seat:
+            raise RoomError("The monster AI plays Zargon in this room: take a hero seat.")
         if seat.user_id == user.pk:
             return seat
         if seat.user is not None:
@@ -267,8 +276,13 @@ def room_seat_role(*, number: int) -> SeatRole:
     return "zargon" if number == ZARGON_SEAT else "heroes"
 
 
+def room_player_seats(room: Room) -> models.QuerySet[Seat]:
+    """The seats people take: all of them, or 2..N when the monster AI plays Zargon."""
+    return room.seats.filter(number__gte=room.first_player_seat)
+
+
 def room_is_full(room: Room) -> bool:
-    return not room.seats.filter(user__isnull=True).exists()
+    return not room_player_seats(room).filter(user__isnull=True).exists()
 
 
 def room_member_seat(*, room: Room, user: User | AnonymousUser) -> int | None:
@@ -303,6 +317,7 @@ def room_seat_summaries(*, room: Room) -> list[SeatSummary]:
             shown_name=str(seat.user) if seat.user else None,
             role=room_seat_role(number=seat.number),
             heroes=heroes.get(seat.number, []),
+            ai=seat.number < room.first_player_seat,
             away_until=_away_until(seat.user),
         )
         for seat in room.seats.select_related("user").order_by("number")

@@ -64,6 +64,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 quest_slug=form.cleaned_data["quest"].slug,
                 turn_time_limit=form.cleaned_data.get("turn_time_limit"),
                 reminder_after=form.cleaned_data.get("reminder_after"),
+                zargon=form.cleaned_data["zargon"],
             )
         except services.RoomError as error:
             form.add_error(None, error.message)

@@ -404,6 +404,12 @@ def assert_hero_seat_clean(player: Player, zargon_view: dict[str, Any], game_url
     assert views >= 1, f"{player.name} received no websocket view frames"
 
 
+def say_in_chat(player: Player, text: str) -> None:
+    player.page.fill("#chat-text", text)
+    player.page.click("#chat-form button[type=submit]")
+    player.page.locator("#chat-log li", has_text=text[-12:]).wait_for()  # shown to the speaker
+
+
 # ---- The scenario ------------------------------------------------------------------------
 
 
@@ -511,6 +517,23 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
             assert cards == len(api_view(bram, game_url)["monsters"])
             assert "Quest notes" in zargon.page.text_content("#quest-panel summary")
             assert "parchment" in bram.page.text_content("#quest-panel summary")
+
+            # Table talk: the parchment opened it, and a message reaches the other pages live, as
+            # plain text (markup in it stays text); Zargon may speak as the narrator.
+            for player in (zargon, bram, ilse):
+                assert "Nine days and nine nights" in player.page.text_content("#chat-log")
+            say_in_chat(ilse, "<b>Bram</b>, mind the pit!")
+            for player in (bram, zargon):
+                said = player.page.locator("#chat-log li", has_text="mind the pit")
+                said.wait_for()
+                assert said.locator(".chat-text").text_content() == "<b>Bram</b>, mind the pit!"
+                assert player.page.locator("#chat-log b").count() == 0
+            zargon.page.check("#chat-narrator")
+            say_in_chat(zargon, "A cold wind blows out the torches.")
+            narrated = bram.page.locator("#chat-log li.chat-narrator", has_text="cold wind")
+            narrated.wait_for()
+            assert narrated.locator(".chat-name").text_content() == "The narrator"
+            assert bram.page.locator("#chat-narrator").count() == 0  # heroes cannot narrate
 
             for player in (bram, ilse):
                 assert_hero_seat_clean(player, final, game_url)

@@ -37,13 +37,21 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         "invite_code": room.invite_code,
         "host": "hostess",
         "seats": [
-            {"number": 1, "user": None, "role": "zargon", "heroes": [], "away_until": None},
+            {
+                "number": 1,
+                "user": None,
+                "role": "zargon",
+                "heroes": [],
+                "away_until": None,
+                "ai": False,
+            },
             {
                 "number": 2,
                 "user": None,
                 "role": "heroes",
                 "heroes": ["barbarian", "dwarf"],
                 "away_until": None,
+                "ai": False,
             },
             {
                 "number": 3,
@@ -51,11 +59,13 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
                 "role": "heroes",
                 "heroes": ["elf", "wizard"],
                 "away_until": None,
+                "ai": False,
             },
         ],
         "game_id": None,
         "turn_hours": None,
         "reminder_hours": None,
+        "zargon": "human",
     }
 
 

@@ -86,6 +86,12 @@ function actionButton(action, index, onAction, extra = {}) {
   }, label ?? actionLabel(action, index));
 }
 
+/** In a solo room (data-zargon="ai" on the page) the monster AI is playing, not a person. */
+function zargonWaitText(box, player) {
+  if (box.closest("[data-zargon]")?.dataset.zargon === "ai") return "The monster AI is playing Zargon's phase…";
+  return `Waiting for Zargon${player ? ` (${player})` : ""}…`;
+}
+
 /** Whose turn, movement, action used, and the "your turn" highlight. `seatNames`: seat -> player. */
 export function renderTurn(box, view, index, seatNames = {}) {
   const turn = view.turn ?? {};
@@ -105,7 +111,7 @@ export function renderTurn(box, view, index, seatNames = {}) {
   rows.push(head);
   if (!mine && turn.phase !== "over" && !view.outcome) {
     const player = seatNames[turn.seat] ?? seatNames[String(turn.seat)];
-    const waiting = turn.seat === 1 ? `Waiting for Zargon${player ? ` (${player})` : ""}…` : `Waiting for ${player ?? "the next player"}…`;
+    const waiting = turn.seat === 1 ? zargonWaitText(box, player) : `Waiting for ${player ?? "the next player"}…`;
     rows.push(el("p", { class: "muted small turn-waiting" }, waiting));
   }
   if (turn.phase === "heroes" && turn.hero) {
