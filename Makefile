@@ -10,6 +10,10 @@ PORT ?= 8000
 LINK_HOST := $(if $(filter 0.0.0.0 ::,$(HOST)),127.0.0.1,$(HOST))
 SITE_URL ?= http://$(LINK_HOST):$(PORT)
 export SITE_URL
+# Everything started through make is development: DEBUG with the public dev SECRET_KEY is allowed
+# (config/settings.py refuses it otherwise).
+DJANGO_DEV := 1
+export DJANGO_DEV
 
 .PHONY: print-site-url run test loadtest lint typecheck imports pytest bench migrate superuser browser clean
 

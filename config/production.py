@@ -4,8 +4,19 @@ Requires SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL in the environmen
 `manage.py check --deploy` with no warnings.
 """
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .settings import *  # noqa: F403
 from .settings import env
+
+# Without these the default profile would quietly fall back to SQLite and in-memory stand-ins,
+# which a multi-process deployment cannot share.
+for _required in ("DATABASE_URL", "REDIS_URL"):
+    if not env.str(_required, default=""):
+        raise ImproperlyConfigured(
+            f"config.production needs {_required} in the environment "
+            "(e.g. DATABASE_URL=postgres://user@host:5432/name, REDIS_URL=redis://host:6379/0)."
+        )
 
 DEBUG = False
 SECRET_KEY = env.str("SECRET_KEY")

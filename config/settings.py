@@ -6,11 +6,14 @@ and beat, no server), console email.
 Set DATABASE_URL and REDIS_URL to run on PostgreSQL and Redis. `config.production` hardens it.
 """
 
+import sys
 from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
 import environ
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 # Lets typed generics such as ModelAdmin[User] work at run time, not only under mypy.
 django_stubs_ext.monkeypatch()
@@ -22,7 +25,23 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env")  # optional; real deployments set the environment
 
 DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-change-me")
+DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
+SECRET_KEY = env.str("SECRET_KEY", default=DEV_SECRET_KEY)
+# The dev key is public and DEBUG shows settings and tracebacks: together they are for a
+# developer's machine only. `make` (run, test, loadtest...) sets DJANGO_DEV=1, and so do the
+# servers tests start; a test run or a type check is recognised by pytest or mypy being loaded
+# (they read settings before any conftest could set a variable). config.production checks its own.
+if (
+    DEBUG
+    and SECRET_KEY == DEV_SECRET_KEY
+    and env.str("DJANGO_SETTINGS_MODULE", default="config.settings") == "config.settings"
+    and not env.bool("DJANGO_DEV", default=False)
+    and not {"pytest", "mypy"} & sys.modules.keys()
+):
+    raise ImproperlyConfigured(
+        "DEBUG is on with the public development SECRET_KEY. Use `make run` for development "
+        "(it sets DJANGO_DEV=1), or set SECRET_KEY (and DEBUG=false), or use config.production."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -38,6 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "axes",
+    "csp",
     "apps.accounts",
     "apps.rooms",
     "apps.quests",
@@ -48,6 +68,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.headers.SiteCSPMiddleware",  # Content-Security-Policy (django-csp)
+    "config.headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.input.RefuseUnsafeTextMiddleware",  # NUL bytes and lone surrogates: 400
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -61,6 +83,36 @@ MIDDLEWARE = [
     # Last: it turns a login refused for too many failures into the lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files, no
+# inline script or style, no eval; websockets to our own host (config/headers.py adds ws/wss).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    }
+}
+# Permissions-Policy: the site uses none of these browser features; clipboard-write is allowed
+# for our own pages (the room's "Copy" invite button).
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    "accelerometer": [],
+    "camera": [],
+    "geolocation": [],
+    "gyroscope": [],
+    "magnetometer": [],
+    "microphone": [],
+    "payment": [],
+    "usb": [],
+    "clipboard-write": ["self"],
+}
 
 AUTHENTICATION_BACKENDS = [
     "apps.accounts.backends.LoginLockoutBackend",  # first: refuses a locked-out one (axes)

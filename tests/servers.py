@@ -40,6 +40,7 @@ def server_env(**overrides: str) -> dict[str, str]:
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "SECRET_KEY": settings.SECRET_KEY,
+        "DJANGO_DEV": "1",  # a test's own server may run DEBUG with the dev key
         "LOG_LEVEL": "WARNING",
         "HEALTH_CHECK_TIMEOUT": "10",  # a busy test machine is not an outage
         **overrides,

@@ -100,6 +100,17 @@ class Player:
 # ---- Helpers over the page ---------------------------------------------------------------
 
 
+def refuse_policy_violations(page: Any, errors: list[str]) -> None:
+    """Anything the Content-Security-Policy blocked (an inline script, a style attribute, a
+    socket to elsewhere) lands in `errors`: Chromium reports it as a console error."""
+
+    def on_console(message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            errors.append(message.text)
+
+    page.on("console", on_console)
+
+
 def sign_up(player: Player, base: str) -> None:
     page = player.page
     page.goto(f"{base}/accounts/signup/")
@@ -426,6 +437,7 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
                 player = Player(name=name, page=context.new_page())
                 errors: list[str] = []
                 player.page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+                refuse_policy_violations(player.page, errors)
                 player.record_frames()
                 players.append((player, errors))
             zargon, bram, ilse, oskar = (p for p, _ in players)

@@ -4,12 +4,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+# The services the profile requires; it only needs to reach them where a test asks it to.
+SERVICES = {
+    "DATABASE_URL": os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/absent"),
+    "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+}
 
 
 def test_production_profile_passes_check_deploy_with_no_warnings() -> None:
     env = {
         **os.environ,
+        **SERVICES,
         "DJANGO_SETTINGS_MODULE": "config.production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "play.example.com",
@@ -30,6 +38,7 @@ def test_production_profile_passes_check_deploy_with_no_warnings() -> None:
 
 def test_production_profile_refuses_to_start_without_a_secret_key() -> None:
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env.update(SERVICES)
     env.update({"DJANGO_SETTINGS_MODULE": "config.production", "ALLOWED_HOSTS": "x.example"})
 
     result = subprocess.run(
@@ -45,9 +54,63 @@ def test_production_profile_refuses_to_start_without_a_secret_key() -> None:
     assert "SECRET_KEY" in result.stderr
 
 
+@pytest.mark.parametrize("missing", ["DATABASE_URL", "REDIS_URL"])
+def test_production_profile_refuses_to_start_without_its_services(missing: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != missing}
+    env.update({k: v for k, v in SERVICES.items() if k != missing})
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.production",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "ALLOWED_HOSTS": "x.example",
+        }
+    )
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: config.production needs {missing}" in result.stderr
+
+
+def test_default_profile_refuses_debug_with_the_dev_secret_key_outside_development() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DJANGO_DEV", "DEBUG"}}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+
+    refused = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    allowed = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**env, "DJANGO_DEV": "1"},
+        capture_output=True,
+        text=True,
+    )
+    with_own_key = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**env, "SECRET_KEY": secrets.token_urlsafe(50)},
+        capture_output=True,
+        text=True,
+    )
+
+    assert refused.returncode != 0
+    assert "DEBUG is on with the public development SECRET_KEY" in refused.stderr
+    assert allowed.returncode == 0, allowed.stderr
+    assert with_own_key.returncode == 0, with_own_key.stderr
+
+
 def production_run(script: str, **extra: str) -> list[str]:
     env = {
         **os.environ,
+        **SERVICES,
         "DJANGO_SETTINGS_MODULE": "config.production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "testserver",

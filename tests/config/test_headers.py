@@ -1,0 +1,90 @@
+"""Every page carries the Content-Security-Policy and the Permissions-Policy (config/headers.py)."""
+
+import re
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from apps.accounts.models import User
+from apps.play.services import game_launch
+from apps.quests.models import QuestDefinition
+from apps.rooms import services as rooms
+
+QUEST_FILE = Path(__file__).resolve().parents[2] / "apps" / "rules" / "quests" / "ashen_vault.yaml"
+
+
+def make_user(username: str) -> User:
+    user: User = get_user_model().objects.create_user(
+        username=username, email=f"{username}@example.com", password="lantern-crypt-7781"
+    )
+    return user
+
+
+@pytest.fixture
+def pages(db: None) -> tuple[Client, list[str]]:
+    """A logged-in host with a room and a launched game: the site's main pages and a client."""
+    QuestDefinition.objects.create(
+        slug="ashen_vault", name="The Ashen Vault", source=QUEST_FILE.read_text(encoding="utf-8")
+    )
+    host, guest = make_user("host"), make_user("guest")
+    room = rooms.room_create(host=host, name="Friday table", seat_count=2)
+    rooms.room_seat_take(room_id=room.pk, user=host, number=1)
+    rooms.room_seat_take(room_id=room.pk, user=guest, number=2)
+    waiting = rooms.room_create(host=host, name="Next week", seat_count=2)
+    game = game_launch(room_id=room.pk, user=host, seed=1)
+    client = Client()
+    client.force_login(host)
+    return client, ["/", f"/rooms/{waiting.pk}/", f"/games/{game.pk}/", "/accounts/profile/"]
+
+
+def csp_directives(header: str) -> dict[str, list[str]]:
+    directives = (part.split() for part in header.split(";") if part.strip())
+    return {name: values for name, *values in directives}
+
+
+Pages = tuple[Client, list[str]]
+
+
+def test_every_main_page_carries_a_csp_without_inline_scripts(pages: Pages) -> None:
+    client, paths = pages
+    for path in [*paths, "/accounts/login/"]:
+        response = client.get(path)
+
+        assert response.status_code == 200, path
+        policy = csp_directives(response["Content-Security-Policy"])
+        assert policy["script-src"] == ["'self'"], path
+        assert policy["style-src"] == ["'self'"], path
+        assert policy["default-src"] == ["'self'"], path
+        assert policy["frame-ancestors"] == ["'none'"], path
+
+
+def test_websockets_are_allowed_to_the_sites_own_host_only(pages: tuple[Client, list[str]]) -> None:
+    client, paths = pages
+
+    response = client.get(paths[1], HTTP_HOST="localhost")
+
+    policy = csp_directives(response["Content-Security-Policy"])
+    assert sorted(policy["connect-src"]) == ["'self'", "ws://localhost", "wss://localhost"]
+
+
+def test_every_main_page_carries_a_permissions_policy(pages: tuple[Client, list[str]]) -> None:
+    client, paths = pages
+    for path in [*paths, "/accounts/login/"]:
+        response = client.get(path)
+
+        assert "camera=()" in response["Permissions-Policy"], path
+        assert "geolocation=()" in response["Permissions-Policy"], path
+        assert "microphone=()" in response["Permissions-Policy"], path
+
+
+def test_no_template_has_an_inline_script_or_event_handler() -> None:
+    """The policy forbids them, so a browser would silently skip them."""
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    for template in templates.rglob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if "<script" in line:
+                assert "src=" in line, f"{template}: inline <script>"
+        assert not re.search(r"\son[a-z]+=", text), f"{template}: inline event handler"
