@@ -31,7 +31,7 @@ from apps.play.selectors import (
 from apps.play.services import game_launch
 from apps.play.table import game_pause, game_resume
 
-RULES_FILE = Path(settings.BASE_DIR) / "docs" / "rules.md"
+RULES_FILE = Path(settings.BASE_DIR).joinpath("docs/rules.md")
 
 
 def home(request: HttpRequest) -> HttpResponse:

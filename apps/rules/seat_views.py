@@ -235,7 +235,7 @@ def monsters_view(s: State, board: Board, zargon: bool) -> list[dict[str, Any]]:
 
 
 def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str, Any]:
-    """A monster and its stat card (rules.md 9; attack and defend as it rolls them now)."""
+    """A monster and its stat card (docs/rules.md 9; attack and defend as it rolls them now)."""
     stats = MONSTERS[m.kind]
     out: dict[str, Any] = {
         "id": m.pub or zid("m", m.key),

@@ -149,7 +149,7 @@ function selector(kind, value, label, selected, onSelect, title = null) {
   }, label);
 }
 
-/** The spell's card (rules.md 8 or 8b), shown before its target is chosen. */
+/** The spell's card (docs/rules.md 8 or 8b), shown before its target is chosen. */
 export function spellCardNode(spell, { dread = false } = {}) {
   const card = spellCard(spell, { dread });
   if (!card) return null;
@@ -280,7 +280,7 @@ export function renderActions(box, view, index, ui, handlers) {
   }
   const groups = view.role === "zargon" ? zargonActionGroups(view, index, ui, handlers) : heroActionGroups(view, index, ui, handlers);
   const unknown = legal.filter((a) => !KNOWN.has(a.type));
-  // Spells cast by a monster (Dread spells, rules.md 8b): each with its card, before casting.
+  // Spells cast by a monster (Dread spells, docs/rules.md 8b): each with its card, before casting.
   const dread = [...new Set(unknown.filter((a) => a.spell).map((a) => a.spell))].map((spell) => [
     spellCardNode(spell, { dread: true }),
     unknown.filter((a) => a.spell === spell).map((a) => actionButton(a, index, handlers.onAction)),
@@ -347,7 +347,7 @@ export function renderHeroes(box, view, onAction = null) {
   fill(box, heroes.map((h) => heroSheet(h, view, onAction)));
 }
 
-/** A monster's stat card (rules.md 9): Move, Attack, Defend, Body left, Mind. */
+/** A monster's stat card (docs/rules.md 9): Move, Attack, Defend, Body left, Mind. */
 export function monsterCardNode(m) {
   const facts = [
     ["Move", m.move], ["Attack", m.attack], ["Defend", m.defend], ["Body", `${m.body}/${m.body_max}`], ["Mind", m.mind],
