@@ -11,7 +11,7 @@ LINK_HOST := $(if $(filter 0.0.0.0 ::,$(HOST)),127.0.0.1,$(HOST))
 SITE_URL ?= http://$(LINK_HOST):$(PORT)
 export SITE_URL
 
-.PHONY: print-site-url run test lint typecheck imports pytest bench migrate superuser browser clean
+.PHONY: print-site-url run test loadtest lint typecheck imports pytest bench migrate superuser browser clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,6 +59,13 @@ browser:
 	@test -x /usr/bin/chromium || (command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
 		|| echo "Chromium not installed: browser tests will be skipped (outside CI).")
+
+# The production-like stack (config.serve: one daphne per core, a Celery worker) on this machine's
+# PostgreSQL and Redis, driven by bots; prints issue 9's figures. Not part of `make test`.
+# LOADTEST_DATABASE_URL / LOADTEST_REDIS_URL choose its own database (dropped and created) and
+# Redis db; LOADTEST_ARGS passes options (e.g. --games 50 --seconds 30, see --help).
+loadtest: $(STAMP)
+	$(BIN)/python -m tests.load.loadtest $(LOADTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m apps.rules.bench

@@ -210,6 +210,7 @@ else:
 # The cache holds short-lived, invalidatable lookups (API tokens). It is shared by every process
 # on Redis, so deleting an entry (a revoked token) takes effect everywhere at once; the short
 # socket timeouts keep a hung Redis from hanging requests (callers fall back to the database).
+# It also counts the chat rate limits (django-ratelimit), which fail open if it cannot count.
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -267,6 +268,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "options": {"expires": 3500},
     },
 }
+# Table talk: how many chat messages one user may send (django-ratelimit's rate syntax).
+CHAT_RATE = env.str("CHAT_RATE", default="10/m")
+RATELIMIT_FAIL_OPEN = True  # a cache that cannot count lets the message through
+
+# Solo rooms: the monster AI's pause between two actions, so that open boards draw each step.
+ZARGON_AI_STEP_SECONDS = env.float("ZARGON_AI_STEP_SECONDS", default=0.25)
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)

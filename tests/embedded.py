@@ -153,6 +153,33 @@ def table(*, seats: int, launch: bool = True, turn_minutes: int | None = None) -
     return {"room": room.pk, "game": game, "players": players}
 
 
+def open_room(*, visitors: int) -> dict[str, Any]:
+    """A two-seat room, its host in seat 1, and `visitors` more users (with API tokens) who have
+    not sat down."""
+    from django.contrib.auth import get_user_model
+
+    from apps.accounts.services import token_issue
+    from apps.rooms import services as rooms
+
+    def user() -> Any:
+        name = f"v-{os.urandom(4).hex()}"
+        return get_user_model().objects.create_user(
+            username=name, email=f"{name}@example.com", password="lantern-crypt-7781"
+        )
+
+    host = user()
+    room = rooms.room_create(host=host, name="Race table", seat_count=2)
+    rooms.room_seat_take(room_id=room.pk, user=host, number=1)
+    tokens = {str(v.pk): token_issue(user=v) for v in (user() for _ in range(visitors))}
+    return {"room": room.pk, "visitors": tokens}
+
+
+def seat_holders(*, room: int) -> dict[str, int | None]:
+    from apps.rooms.models import Seat
+
+    return {str(n): u for n, u in Seat.objects.filter(room_id=room).values_list("number", "user")}
+
+
 def sweep_when_overdue(*, game: int) -> int:
     """Move the clock of the seat to move back past its turn limit, then ask the worker for a
     sweep (through the embedded filesystem broker); the game's version before the sweep."""

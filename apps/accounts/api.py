@@ -36,3 +36,13 @@ def issue_token(request: HttpRequest, credentials: Credentials) -> TokenOut:
     if not isinstance(user, User) or not user.is_active:
         raise HttpError(401, "Wrong username or password.")
     return TokenOut(token=token_issue(user=user, name="api"))
+
+
+class MeOut(Schema):
+    username: str
+
+
+@router.get("/me", response=MeOut)
+def me(request: HttpRequest) -> MeOut:
+    """Who the token (or session) belongs to: a bot's cheapest check that its token works."""
+    return MeOut(username=request.user.get_username())

@@ -303,28 +303,30 @@ def _digest_due(user: User, now: datetime) -> bool:
 def digest_send(*, user: User, now: datetime | None = None) -> int:
     """Send `user` one email listing their unread turn news since the last digest; how many.
 
-    The user row's `digest_sent_at` is claimed with a conditional update, so two runs never
-    both send the day's digest.
+    The user row's `digest_sent_at` is claimed with a conditional update, so two runs never both
+    send the day's digest. The email goes out after that claim commits (no lock is held while
+    the mail server answers); if it fails the claim is given back and the next run tries again.
     """
     now = now or timezone.now()
-    with transaction.atomic():
-        claimed = User.objects.filter(pk=user.pk, digest_sent_at=user.digest_sent_at).update(
-            digest_sent_at=now
-        )
-        if not claimed:
-            return 0
-        waiting = Notification.objects.filter(
+    previous = user.digest_sent_at
+    claimed = User.objects.filter(pk=user.pk, digest_sent_at=previous).update(digest_sent_at=now)
+    if not claimed:
+        return 0
+    waiting = list(
+        Notification.objects.filter(
             user=user, email_status=Email.DIGEST, created__lte=now
         ).order_by("created", "pk")
-        items = [n for n in waiting if not n.read]
-        if items:
-            # Sent inside the transaction: if the mail server refuses, the claim rolls back.
-            context = {"items": [(n, absolute_url(n.url)) for n in items]}
-            subject = f"Your games today: {len(items)} update{'s' if len(items) != 1 else ''}"
+    )
+    items = [n for n in waiting if not n.read]
+    if items:
+        context = {"items": [(n, absolute_url(n.url)) for n in items]}
+        subject = f"Your games today: {len(items)} update{'s' if len(items) != 1 else ''}"
+        try:
             _send(user, subject, "digest", context, "turn")
-        Notification.objects.filter(pk__in=[n.pk for n in waiting]).update(
-            email_status=Email.DIGESTED
-        )
+        except Exception:
+            User.objects.filter(pk=user.pk, digest_sent_at=now).update(digest_sent_at=previous)
+            raise
+    Notification.objects.filter(pk__in=[n.pk for n in waiting]).update(email_status=Email.DIGESTED)
     return len(items)
 
 

@@ -1,19 +1,31 @@
-"""The play API: launch a room's quest, read a seat's view and log, post actions.
+"""The play API: launch a room's quest, read a seat's view and log, post actions, table talk.
 
 Mounted by config/api.py: `router` at `/api/games`, `launch_router` at `/api/rooms`.
 Games answer 404 to non-members (their existence is not revealed).
 """
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest, HttpResponse
 from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
 from apps.play.errors import PlayError, StaleVersion
-from apps.play.selectors import game_clock_for, game_events, game_view_encoded
-from apps.play.services import game_action_submit, game_launch
+from apps.play.selectors import (
+    CHAT_PAGE_SIZE,
+    chat_message_json,
+    game_chat,
+    game_clock_for,
+    game_events,
+    game_view_encoded,
+)
+from apps.play.services import (
+    CHAT_MAX_LENGTH,
+    chat_message_post,
+    game_action_submit,
+    game_launch,
+)
 from apps.play.table import game_pause, game_resume
 
 router = Router(tags=["games"])
@@ -188,3 +200,68 @@ def resume(request: HttpRequest, game_id: int) -> Any:
         return _clock_out(game_id, request)
     except PlayError as exc:
         return _error(exc)
+
+
+class ChatMessageOut(Schema):
+    id: int
+    kind: Literal["player", "narrator", "parchment"] = Field(
+        description="A player's message, Zargon speaking as the narrator, or the quest's "
+        "parchment (the first message of every game)."
+    )
+    name: str = Field(description="Who speaks: the player, “The narrator” or “The parchment”.")
+    seat: int | None
+    text: str = Field(description="Plain text: show it as text, never as HTML.")
+    created: str = Field(description="When it was said (ISO 8601, UTC).")
+
+
+class ChatPageOut(Schema):
+    messages: list[ChatMessageOut] = Field(description="Oldest first.")
+    more: bool = Field(
+        description="There are older messages (ask with before=<first id>), or, when paging "
+        "with after, newer ones (ask with after=<last id>)."
+    )
+
+
+class ChatIn(Schema):
+    text: str = Field(description=f"Plain text, 1 to {CHAT_MAX_LENGTH} characters.")
+    as_narrator: bool = Field(False, description="Zargon's player only: speak as the narrator.")
+
+
+@router.get(
+    "/{game_id}/chat",
+    url_name="game_chat",
+    response={200: ChatPageOut, 404: ErrorOut},
+    summary="The game's table talk, a page at a time (members only)",
+)
+def chat(
+    request: HttpRequest,
+    game_id: int,
+    before: int | None = None,
+    after: int | None = None,
+    limit: int = CHAT_PAGE_SIZE,
+) -> Any:
+    """Without `before` or `after`: the latest messages. `before=<id>`: the page older than that
+    message; `after=<id>`: the messages newer than it (to catch up after a reconnect)."""
+    try:
+        page = game_chat(
+            game_id=game_id, user=request.user, before=before, after=after, limit=limit
+        )
+    except PlayError as exc:
+        return _error(exc)
+    return Status(200, {"messages": page.messages, "more": page.more})
+
+
+@router.post(
+    "/{game_id}/chat",
+    url_name="game_chat_post",
+    response={201: ChatMessageOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut},
+    summary="Say something at the table (members only; rate-limited; no email)",
+)
+def chat_post(request: HttpRequest, game_id: int, payload: ChatIn) -> Any:
+    try:
+        message = chat_message_post(
+            game_id=game_id, user=request.user, text=payload.text, as_narrator=payload.as_narrator
+        )
+    except PlayError as exc:
+        return _error(exc)
+    return Status(201, chat_message_json(message))

@@ -4,9 +4,12 @@ Membership is checked when the socket connects, which fixes the seat it serves; 
 again only when a seat of the game changes hands (`game.seats`), not on every change. The group
 message only says "game changed to version V"; the seat's view of V is built once per process
 and version (`apps.play.view_cache`), whatever the number of sockets watching that seat, and
-sent as already-encoded text. A socket only ever receives its own seat's view.
-Frames sent: `{"type": "view", "version", "view"}`, `{"type": "pong"}`, `{"type": "error",
-"error"}`. Frames accepted: `{"type": "ping"}`, `{"type": "refresh"}`.
+sent as already-encoded text. A socket only ever receives its own seat's view. Table talk works
+the same way: the group message carries a chat message's id only, and each socket reads it back
+through `game_chat_message` (members only).
+Frames sent: `{"type": "view", "version", "view"}`, `{"type": "chat", "message"}`,
+`{"type": "pong"}`, `{"type": "error", "error"}`. Frames accepted: `{"type": "ping"}`,
+`{"type": "refresh"}`.
 
 An open socket is the member's presence on the game (stored, so every process sees it): the
 page's heartbeat pings keep it fresh, and while it lasts no email is sent about this game.
@@ -23,7 +26,12 @@ from apps.accounts.models import User
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
 from apps.play.notices import game_topic
-from apps.play.selectors import game_ids_in_play, game_membership, game_seat_view_encoded
+from apps.play.selectors import (
+    game_chat_message,
+    game_ids_in_play,
+    game_membership,
+    game_seat_view_encoded,
+)
 from apps.play.services import game_group
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.services import LOBBY_GROUP
@@ -154,6 +162,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.group is not None and await self._check_seat():
             await self._send_view(force=True)
 
+    async def chat_posted(self, message: dict[str, Any]) -> None:
+        """The group message: a chat message was posted; send it if this user may read it."""
+        message_id = message.get("id")
+        if self.seat is None or not isinstance(message_id, int):
+            return
+        try:
+            chat = await database_sync_to_async(game_chat_message)(
+                game_id=self.game_id, user=self.scope["user"], message_id=message_id
+            )
+        except GameNotFound:
+            return  # the seat changed hands: `game_seats` re-checks this socket
+        if chat is not None:
+            await self.send_json({"type": "chat", "message": chat})
+
     async def _send_view(self, *, force: bool, at_least: int | None = None) -> None:
         """Send the seat's view if newer than the last one sent (or anyway, with `force`).
 
@@ -230,6 +252,9 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "changed"})
+
+    async def chat_posted(self, message: dict[str, Any]) -> None:
+        """Table talk in a followed game changes nothing the lobby shows."""
 
     async def game_seats(self, message: dict[str, Any]) -> None:
         """A seat of a followed game changed hands: the user may have left it."""

@@ -62,6 +62,24 @@ class StaleVersion(PlayError):
         self.current_version = current_version
 
 
+class ChatRefused(PlayError):
+    """A chat message the table does not take: empty or too long (`message` says which)."""
+
+    status = 422
+
+
+class NotTheNarrator(PlayError):
+    """Only Zargon's player speaks as the narrator."""
+
+    status = 403
+
+
+class ChatTooFast(PlayError):
+    """Too many chat messages in a short time: wait a little."""
+
+    status = 429
+
+
 class TableRefused(PlayError):
     """A pause, resume, seat change or ending that the game's state does not allow now."""
 

@@ -1,6 +1,7 @@
 import json
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 
 from apps.play.fields import OrderedJSONField
@@ -34,7 +35,7 @@ class Game(models.Model):
     # The `seq` of the newest GameEvent: whoever appends to the log (holding the row lock) numbers
     # on from it and bumps it, so an action never scans the log.
     last_seq = models.PositiveIntegerField(default=0)
-    # "", "heroes", "zargon", or "abandoned" (an admin ended a stuck game; the engine never says it)
+    # "", "heroes", "retreat", "zargon", or "abandoned" (an admin ended a stuck game)
     outcome = models.CharField(max_length=10, blank=True)
     # Turns over days: when the seat to move got the turn, and what has been sent about it.
     turn_started = models.DateTimeField(null=True, blank=True)
@@ -129,3 +130,28 @@ class HeroSetting(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.hero} auto-drink {'on' if self.auto_drink else 'off'}"
+
+
+class ChatMessage(models.Model):
+    """Table talk: a message in a game's chat, for its players only. Plain text, never HTML."""
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", "A player"
+        NARRATOR = "narrator", "Zargon, as the narrator"
+        PARCHMENT = "parchment", "The quest's parchment"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PLAYER)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        indexes = [models.Index(fields=["game", "id"], name="chat_game_id")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} chat #{self.pk}"

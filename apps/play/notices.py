@@ -83,6 +83,7 @@ def turn_notices_send(*, game: Game, state: rules.State, reminder: bool = False)
     if game.outcome:
         outcome = {
             "heroes": "the heroes won",
+            "retreat": "the heroes retreated",
             "zargon": "Zargon won",
             "abandoned": "the game was ended by an administrator",
         }.get(game.outcome, game.outcome)
@@ -137,3 +138,29 @@ def timeout_notice_send(*, game: Game, seat: int, limit: timedelta) -> None:
         url=game_url(game),
         topic=game_topic(game_id=game.pk),
     )
+
+
+CHAT_NOTICE_BODY_LENGTH = 300
+
+
+def chat_notices_send(*, game: Game, speaker: User, name: str, text: str) -> int:
+    """Tell the game's other players who asked for table talk by email (`email_chat`) that
+    someone spoke; nobody else hears of it outside the game. How many were written.
+
+    The notifications app still sends no email to a player who has the game open.
+    """
+    room = game.room
+    listeners = [
+        user for user in seat_users(game).values() if user.pk != speaker.pk and user.email_chat
+    ]
+    body = text if len(text) <= CHAT_NOTICE_BODY_LENGTH else text[:CHAT_NOTICE_BODY_LENGTH] + "…"
+    for user in listeners:
+        notification_send(
+            user=user,
+            kind=Kind.CHAT,
+            title=f"{name} in {room.name}",
+            body=body,
+            url=game_url(game),
+            topic=game_topic(game_id=game.pk),
+        )
+    return len(listeners)

@@ -19,14 +19,16 @@ from apps import rules
 from apps.accounts.models import User
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
-from apps.play.models import Game, GameEvent, HeroSetting
+from apps.play.models import ChatMessage, Game, GameEvent, HeroSetting
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
-from apps.rooms.services import room_member_seat
+from apps.rooms.services import ZARGON_SEAT, room_member_seat
 from apps.rules.data import HERO_ORDER
 from apps.rules.questfile import parse_quest_text
 
 EVENTS_PAGE_MAX = 1000
+CHAT_PAGE_SIZE = 50
+CHAT_PAGE_MAX = 200
 
 AnyUser = User | AnonymousUser
 
@@ -240,6 +242,71 @@ def game_events(
     return entries[::-1] if newest_first else entries
 
 
+# --- table talk --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChatPage:
+    """Messages oldest first; `more`: there are older ones (newer ones, when paging `after`)."""
+
+    messages: list[dict[str, Any]]
+    more: bool
+
+
+def chat_message_json(message: ChatMessage) -> dict[str, Any]:
+    """A message as the players' clients get it: its `text` is plain text, never markup."""
+    if message.kind == ChatMessage.Kind.NARRATOR:
+        name = "The narrator"
+    elif message.kind == ChatMessage.Kind.PARCHMENT:
+        name = "The parchment"
+    else:
+        name = str(message.author) if message.author is not None else "A former player"
+    return {
+        "id": message.pk,
+        "kind": message.kind,
+        "name": name,
+        "seat": message.seat,
+        "text": message.text,
+        "created": message.created.isoformat(),
+    }
+
+
+def game_chat(
+    *,
+    game_id: int,
+    user: AnyUser,
+    before: int | None = None,
+    after: int | None = None,
+    limit: int = CHAT_PAGE_SIZE,
+) -> ChatPage:
+    """A page of the game's chat for a member (GameNotFound for anyone else), by message id.
+
+    Without `after`: the latest `limit` messages before id `before` (or the latest of all);
+    with `after`: the first `limit` messages after that id (catching up after a reconnect).
+    """
+    game, _ = game_membership(game_id=game_id, user=user)
+    limit = max(1, min(limit, CHAT_PAGE_MAX))
+    rows = game.chat.select_related("author")
+    if after is not None:
+        page = list(rows.filter(id__gt=after).order_by("id")[: limit + 1])
+        more = len(page) > limit
+        page = page[:limit]
+    else:
+        if before is not None:
+            rows = rows.filter(id__lt=before)
+        page = list(rows.order_by("-id")[: limit + 1])
+        more = len(page) > limit
+        page = page[:limit][::-1]
+    return ChatPage(messages=[chat_message_json(m) for m in page], more=more)
+
+
+def game_chat_message(*, game_id: int, user: AnyUser, message_id: int) -> dict[str, Any] | None:
+    """One message of the game's chat for a member (GameNotFound for anyone else)."""
+    game, _ = game_membership(game_id=game_id, user=user)
+    message = game.chat.select_related("author").filter(pk=message_id).first()
+    return None if message is None else chat_message_json(message)
+
+
 # --- the lobby ---------------------------------------------------------------------------------
 
 
@@ -277,6 +344,13 @@ def _seat_users(room: Room) -> dict[int, Seat]:
     return {s.number: s for s in room.seats.all()}
 
 
+def _seat_shown_name(room: Room, seats: dict[int, Seat], number: int) -> str:
+    if number == ZARGON_SEAT and room.zargon_is_ai:
+        return "the monster AI"
+    seat = seats.get(number)
+    return str(seat.user) if seat is not None and seat.user else f"seat {number}"
+
+
 def game_ids_in_play(*, user: User) -> list[int]:
     """The games `user` holds a seat in that are not over (the lobby follows them live)."""
     return list(
@@ -290,7 +364,13 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
     open_rooms_qs = (
         Room.objects.filter(status=Room.Status.OPEN)
         .annotate(
-            free=Count("seats", filter=Q(seats__user__isnull=True)), my_seat=Subquery(my_seat)
+            free=Count(
+                "seats",
+                # In a solo room nobody takes seat 1: the monster AI plays Zargon.
+                filter=Q(seats__user__isnull=True)
+                & ~Q(seats__number=ZARGON_SEAT, zargon=Room.Zargon.AI),
+            ),
+            my_seat=Subquery(my_seat),
         )
         .filter(Q(free__gt=0) | Q(my_seat__isnull=False) | Q(host=user))
         .select_related("quest", "host")
@@ -312,10 +392,7 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
             state = game_state(game=game)
             to_move = rules.seats_to_move(state)
             item.my_turn = mine in to_move
-            item.to_move = [
-                str(seats[n].user) if seats.get(n) and seats[n].user else f"seat {n}"
-                for n in to_move
-            ]
+            item.to_move = [_seat_shown_name(game.room, seats, n) for n in to_move]
             users = {n: s.user for n, s in seats.items() if s.user is not None}
             item.clock = game_clock(game, state, users)
         my_games.append(item)

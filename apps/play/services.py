@@ -16,13 +16,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings as site_settings
 from django.db import models, transaction
 from django.db.models import OuterRef, Subquery, Value
 from django.utils import timezone
+from django_ratelimit.core import is_ratelimited
 
 from apps import rules
 from apps.campaigns.selectors import campaign_hero_options
@@ -30,19 +33,31 @@ from apps.campaigns.services import campaign_record_outcome
 from apps.notifications.services import group_poke
 from apps.play.errors import (
     ActionRejected,
+    ChatRefused,
+    ChatTooFast,
     GameNotFound,
     LaunchRefused,
     MalformedAction,
     NotHost,
+    NotTheNarrator,
     NotYourTurn,
     StaleVersion,
 )
-from apps.play.models import ActionReceipt, Game, GameEvent, HeroSetting, as_stored_json
-from apps.play.notices import turn_notices_send
+from apps.play.models import (
+    ActionReceipt,
+    ChatMessage,
+    Game,
+    GameEvent,
+    HeroSetting,
+    as_stored_json,
+)
+from apps.play.notices import chat_notices_send, turn_notices_send
 from apps.play.selectors import (
     AnyUser,
+    chat_message_json,
     entry_for_seat,
     game_hero_settings,
+    game_membership,
     game_seat_view_cached,
     game_state,
     member_seat,
@@ -51,6 +66,7 @@ from apps.play.selectors import (
     state_with_settings,
     with_hero_settings,
 )
+from apps.play.tasks import zargon_ai_enqueue
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room
 from apps.rooms.services import room_changed, room_member_seat
@@ -83,12 +99,12 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             raise LaunchRefused("This quest has already been launched.")
         seats = list(room.seats.order_by("number"))
         taken = [s.number for s in seats if s.user_id is not None]
-        if taken != list(range(1, room.seat_count + 1)):
+        if taken != list(range(room.first_player_seat, room.seat_count + 1)):
             raise LaunchRefused("Every seat must be taken before the quest can start.")
         definition = room.quest
         quest = quest_of_source(slug=definition.slug, source=definition.source)
         seed = secrets.randbits(63) if seed is None else seed
-        options: dict[str, Any] = campaign_hero_options(room=room) or {}
+        options: dict[str, Any] = {**room.options, **(campaign_hero_options(room=room) or {})}
         state = rules.new_game(quest, room.seat_count, seed, options)
         game = Game.objects.create(
             room=room,
@@ -114,6 +130,10 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             )
             for n, e in enumerate(state.log, start=1)
         )
+        if quest.parchment.strip():  # the parchment opens the table talk
+            ChatMessage.objects.create(
+                game=game, kind=ChatMessage.Kind.PARCHMENT, text=quest.parchment.strip()
+            )
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
         room_changed(room_id=room.pk)  # seated players' room pages go to the game
@@ -181,6 +201,15 @@ def _announce(game_id: int, version: int) -> None:
 def game_group(*, game_id: int) -> str:
     """The channel group of a game's websocket consumers."""
     return f"game-{game_id}"
+
+
+def _ai_to_move(game: Game, state: rules.State) -> bool:
+    """Zargon is to move and the monster AI plays him in this room."""
+    return (
+        state.outcome is None
+        and rules.seats_to_move(state) == [ZARGON_SEAT]
+        and Room.objects.filter(pk=game.room_id, zargon=Room.Zargon.AI).exists()
+    )
 
 
 def _locked_game(
@@ -310,6 +339,8 @@ def _apply_action(
             campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
         if seats_changed:  # tell the players now to move (or everyone the outcome)
             turn_notices_send(game=game, state=new_state)
+            if _ai_to_move(game, new_state):  # solo play: the AI takes Zargon's phase at once
+                transaction.on_commit(functools.partial(zargon_ai_enqueue, game.pk))
 
         seen = (entry_for_seat(event, version, seat) for event in events)
         entries = [entry for entry in seen if entry is not None]
@@ -376,3 +407,82 @@ def game_seats_changed(*, game_id: int) -> None:
     """Call when a seat of a launched game changes hands: every socket of the game checks again
     whose seat it holds (sockets check membership when they connect, not on every change)."""
     transaction.on_commit(functools.partial(_send_to_sockets, game_id, {"type": "game.seats"}))
+
+
+# --- table talk --------------------------------------------------------------------------------
+
+CHAT_MAX_LENGTH = 1000
+# Control characters other than tab and newline: invisible, and PostgreSQL refuses NUL.
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _chat_text(text: str) -> str:
+    """The message as stored: newlines normalised, control characters dropped, trimmed."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _CONTROL_CHARACTERS.sub("", text).strip()
+    if not text:
+        raise ChatRefused("Write something before sending.")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise ChatRefused(
+            f"A message can be at most {CHAT_MAX_LENGTH:,} characters; this one has {len(text):,}."
+        )
+    return text
+
+
+def _chat_too_fast(user_id: int) -> bool:
+    """Count this message against the user's chat rate (`CHAT_RATE`, e.g. "10/m").
+
+    If the cache cannot be reached (Redis down), the message goes through: a chat line is worth
+    more than the limit, and nothing user-facing may wait on Redis.
+    """
+    try:
+        return bool(
+            is_ratelimited(
+                None,
+                group="play.chat",
+                key=lambda group, request: str(user_id),
+                rate=site_settings.CHAT_RATE,
+                increment=True,
+            )
+        )
+    except Exception as exc:
+        logger.warning("chat rate limit unavailable: %s", type(exc).__name__)
+        return False
+
+
+def _announce_chat(game_id: int, message_id: int) -> None:
+    """Tell the game's websocket consumers a message was posted (its id only: each consumer
+    reads it back through the membership check). The message is stored; if the poke fails,
+    clients catch up when they reconnect."""
+    group_poke(group=game_group(game_id=game_id), message={"type": "chat.posted", "id": message_id})
+
+
+def chat_message_post(
+    *, game_id: int, user: AnyUser, text: str, as_narrator: bool = False
+) -> ChatMessage:
+    """A member's message in the game's chat (GameNotFound for anyone else).
+
+    Plain text, 1 to CHAT_MAX_LENGTH characters; Zargon's player may speak `as_narrator`.
+    Rate-limited per user (`CHAT_RATE`). Only the players who asked for table talk by email
+    (`email_chat`, off by default) are notified; nobody else is.
+    """
+    game, seat = game_membership(game_id=game_id, user=user)
+    text = _chat_text(text)
+    if as_narrator and seat != ZARGON_SEAT:
+        raise NotTheNarrator("Only Zargon speaks as the narrator.")
+    assert user.pk is not None
+    if _chat_too_fast(user.pk):
+        raise ChatTooFast("You are sending messages too fast: wait a moment and try again.")
+    with transaction.atomic():
+        message = ChatMessage.objects.create(
+            game=game,
+            kind=ChatMessage.Kind.NARRATOR if as_narrator else ChatMessage.Kind.PLAYER,
+            author=user,
+            seat=seat,
+            text=text,
+        )
+        chat_notices_send(
+            game=game, speaker=user, name=chat_message_json(message)["name"], text=text
+        )
+        transaction.on_commit(functools.partial(_announce_chat, game.pk, message.pk))
+    return message

@@ -28,6 +28,7 @@ from apps.play.notices import game_topic, game_url, turn_notices_send
 from apps.play.selectors import AnyUser, game_state
 from apps.play.services import game_seats_changed
 from apps.rooms.models import Room, Seat
+from apps.rooms.services import room_changed
 
 
 def _locked_game(game_id: int) -> Game:
@@ -63,7 +64,10 @@ def game_note(*, game: Game, note: dict[str, Any]) -> GameEvent:
     """Append a table note to the game's log (in the caller's transaction, the game locked).
 
     It is numbered on from the row's `last_seq`, which it bumps (the action service does too).
+    Every note changes what the room page and the lobby show (paused, a seat given, the end),
+    so their open pages are poked after commit.
     """
+    room_changed(room_id=game.room_id)
     game.last_seq += 1
     Game.objects.filter(pk=game.pk).update(last_seq=game.last_seq)
     return GameEvent.objects.create(

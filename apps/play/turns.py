@@ -70,9 +70,15 @@ class SweepReport:
     reminded: list[int] = field(default_factory=list)
     timed_out: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    ai_played: list[int] = field(default_factory=list)  # solo games whose stalled AI phase ran
 
     def as_dict(self) -> dict[str, list[int]]:
-        return {"reminded": self.reminded, "timed_out": self.timed_out, "failed": self.failed}
+        return {
+            "reminded": self.reminded,
+            "timed_out": self.timed_out,
+            "failed": self.failed,
+            "ai_played": self.ai_played,
+        }
 
 
 def _games_in_play() -> QuerySet[Game]:
@@ -123,6 +129,13 @@ def turns_sweep(*, now: datetime | None = None) -> SweepReport:
         except Exception:  # one broken game must not stop the others' timeouts
             logger.exception("timing out game %s failed", game_id)
             report.failed.append(game_id)
+    # zargon_ai uses this module's system keys: import it here, not at the top (a cycle).
+    from apps.play.zargon_ai import zargon_ai_sweep
+
+    try:
+        report.ai_played = zargon_ai_sweep(now=now)
+    except Exception:  # like a broken game's timeout: the reminders still go out
+        logger.exception("playing the stalled solo games' Zargon phases failed")
     for game_id in list(games_due_a_reminder(now=now).values_list("pk", flat=True)):
         try:
             if game_remind(game_id=game_id, now=now):
@@ -167,7 +180,7 @@ def _system_action(
         return ZARGON_SEAT, system_key(kind="ai", game_id=game.pk, version=game.version), action
     hero = state.turn.hero
     if (
-        state.phase != "heroes"
+        state.phase not in ("heroes", "draft")  # a draft turn's end_turn picks for the hero
         or hero is None
         or state.round != round_
         or seat_of_hero(state.seats, hero) != seat

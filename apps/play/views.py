@@ -28,10 +28,11 @@ from apps.play.selectors import (
     game_seat_view,
     lobby_for,
 )
-from apps.play.services import game_launch
+from apps.play.services import CHAT_MAX_LENGTH, game_launch
 from apps.play.table import game_pause, game_resume
+from apps.rules.options import describe
 
-RULES_FILE = Path(settings.BASE_DIR).joinpath("docs/rules.md")
+RULES_FILE = Path(settings.BASE_DIR) / "docs/rules.md"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -85,7 +86,10 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "api_view_url": reverse("api:game_view", args=[game_id]),
         "api_actions_url": reverse("api:game_actions", args=[game_id]),
         "api_events_url": reverse("api:game_events", args=[game_id]),
+        "api_chat_url": reverse("api:game_chat", args=[game_id]),
+        "chat_max_length": CHAT_MAX_LENGTH,
         "ws_url": f"/ws/games/{game_id}/",
+        "rules_in_force": describe(game.options),  # the room options the game is played by
     }
     return render(request, "play/game.html", context)
 

@@ -4,6 +4,8 @@ from typing import Any
 from django import forms
 
 from apps.rooms import services
+from apps.rooms.models import Room
+from apps.rules.options import DEFAULTS
 
 SEAT_CHOICES = [
     (n, f"{n} seats (Zargon and {n - 1} hero player{'s' if n > 2 else ''})")
@@ -28,6 +30,17 @@ class RoomCreateForm(forms.Form):
     quest: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None, to_field_name="slug", empty_label=None
     )
+    zargon = forms.TypedChoiceField(
+        label="Zargon",
+        required=False,
+        empty_value=Room.Zargon.HUMAN,
+        choices=[
+            (Room.Zargon.HUMAN, "A player takes seat 1 and plays the monsters"),
+            (Room.Zargon.AI, "The monster AI plays Zargon (solo play: people take the hero seats)"),
+        ],
+        initial=Room.Zargon.HUMAN,
+        widget=forms.RadioSelect,
+    )
     turn_time_limit = forms.TypedChoiceField(
         label="Turn time limit",
         choices=TURN_TIME_LIMIT_CHOICES,
@@ -46,12 +59,41 @@ class RoomCreateForm(forms.Form):
         help_text="One reminder per turn (by email for players who want reminders).",
     )
 
+    edition = forms.ChoiceField(
+        label="Rules edition",
+        choices=[
+            ("us", "US edition"),
+            ("uk", "UK edition (monsters have 1 Body, no diagonal attacks)"),
+        ],
+        initial="us",
+        required=False,  # left out: the US edition
+    )
+    spell_draft = forms.BooleanField(
+        label="Spell draft",
+        required=False,
+        help_text="The Wizard picks a spell element, then the Elf, then the Wizard takes the rest.",
+    )
+    heroes_pass_heroes = forms.BooleanField(
+        label="Heroes may pass heroes",
+        required=False,
+        help_text="A hero may move through another hero's square (never stop on it).",
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         quest_field = self.fields["quest"]
         assert isinstance(quest_field, forms.ModelChoiceField)
         quest_field.queryset = services.quest_choices()  # per request: admins toggle quests
         quest_field.initial = "ashen_vault"
+
+    def room_options(self) -> dict[str, Any]:
+        """The room options chosen, only those that differ from the defaults."""
+        chosen = {
+            "edition": self.cleaned_data.get("edition") or "us",
+            "spell_draft": bool(self.cleaned_data.get("spell_draft")),
+            "heroes_pass_heroes": bool(self.cleaned_data.get("heroes_pass_heroes")),
+        }
+        return {key: value for key, value in chosen.items() if value != DEFAULTS[key]}
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

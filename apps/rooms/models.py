@@ -17,6 +17,10 @@ class Room(models.Model):
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
 
+    class Zargon(models.TextChoices):
+        HUMAN = "human", "A player"
+        AI = "ai", "The monster AI"
+
     name = models.CharField(max_length=80)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_rooms"
@@ -25,9 +29,14 @@ class Room(models.Model):
     seat_count = models.PositiveSmallIntegerField()
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Solo play: with "ai" nobody sits in seat 1; the monster AI plays each Zargon phase at once.
+    zargon = models.CharField(max_length=5, choices=Zargon.choices, default=Zargon.HUMAN)
     # Turns over days (a later issue): how long a seat has for its turn, and when to remind it.
     turn_time_limit = models.DurationField(null=True, blank=True)
     reminder_after = models.DurationField(null=True, blank=True)
+    # Room options the engine plays by (apps/rules/options.py): edition, spell_draft,
+    # heroes_pass_heroes. Checked by rooms.services.room_create; never holds an unknown one.
+    options = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -40,6 +49,15 @@ class Room(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zargon_is_ai(self) -> bool:
+        return self.zargon == Room.Zargon.AI
+
+    @property
+    def first_player_seat(self) -> int:
+        """The lowest seat a person takes: 2 when the AI plays Zargon (seat 1), else 1."""
+        return 2 if self.zargon_is_ai else 1
 
 
 class Seat(models.Model):

@@ -5,6 +5,7 @@ read. Launching is not here: it is a play service that reads these models (rooms
 play) and sets `room.status` to playing.
 """
 
+import asyncio
 import functools
 import logging
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import Any, Literal
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -22,6 +24,7 @@ from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
 from apps.rooms.models import Room, Seat
 from apps.rules.data import heroes_of_seat
+from apps.rules.options import describe, room_option_problems
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +61,7 @@ class SeatSummary:
     shown_name: str | None
     role: SeatRole
     heroes: list[str]
+    ai: bool = False  # played by the monster AI: nobody can take it
     away_until: datetime | None = None  # the player is away until then (their clock waits)
 
 
@@ -106,6 +110,18 @@ def _validate_turn_times(
         raise RoomError("The reminder must come before the turn time limit runs out.")
 
 
+def _validated_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    problems = room_option_problems({} if options is None else options)
+    if problems:
+        raise RoomError(" ".join(problems))
+    return dict(options or {})
+
+
+def room_rules_in_force(*, room: Room) -> list[str]:
+    """The room options in force, in words, for the room page and the game header."""
+    return describe(room.options)
+
+
 def room_create(
     *,
     host: User,
@@ -114,15 +130,24 @@ def room_create(
     quest_slug: str = "ashen_vault",
     turn_time_limit: timedelta | None = None,
     reminder_after: timedelta | None = None,
+    options: dict[str, Any] | None = None,
+    zargon: str = Room.Zargon.HUMAN,
 ) -> Room:
     """Create an open room with empty seats 1..seat_count. The host still has to take a seat.
 
     `turn_time_limit`: how long a seat has for its turn before it ends by itself (Zargon's phase
     is then played by the monster AI); `reminder_after`: when the seat to move is reminded.
+    `zargon`: "human" (a player takes seat 1) or "ai" (solo play: the people take seats
+    2..seat_count and the monster AI plays every Zargon phase as soon as the heroes are done).
+    `options`: the room options (docs/rules.md 3, 8, 9: edition, spell_draft,
+    heroes_pass_heroes); an unknown or malformed one is refused, never stored.
     """
     name = _validated_name(name)
     _validate_seat_count(seat_count)
     _validate_turn_times(turn_time_limit, reminder_after)
+    options = _validated_options(options)
+    if zargon not in Room.Zargon.values:
+        raise RoomError("Zargon is played by a person (“human”) or by the monster AI (“ai”).")
     quest = _enabled_quest(quest_slug)
     if rate_limit_exceeded(group="room_create", key=f"user:{host.pk}"):
         raise TooManyRooms("You have opened many rooms lately: wait a while before another.")
@@ -134,6 +159,8 @@ def room_create(
             seat_count=seat_count,
             turn_time_limit=turn_time_limit,
             reminder_after=reminder_after,
+            options=options,
+            zargon=zargon,
         )
         Seat.objects.bulk_create(
             Seat(room=room, number=number) for number in range(1, seat_count + 1)
@@ -160,11 +187,17 @@ def _poke_room(room_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
+
+    async def send() -> None:
         for group in (room_group(room_id=room_id), LOBBY_GROUP):
-            async_to_sync(layer.group_send)(group, {"type": "room.changed"})
-    except Exception:  # the change is committed; pages catch up on their next load
-        logger.exception("could not announce a change of room %s", room_id)
+            message = {"type": "room.changed"}
+            # A frozen Redis costs the request at most REDIS_TIMEOUT, never a hung page.
+            await asyncio.wait_for(layer.group_send(group, message), settings.REDIS_TIMEOUT)
+
+    try:
+        async_to_sync(send)()
+    except Exception as exc:  # the change is committed; pages catch up on their next load
+        logger.warning("could not announce a change of room %s: %s", room_id, type(exc).__name__)
 
 
 def _locked_room(room_id: int) -> Room:
@@ -193,6 +226,8 @@ def room_seat_take(*, room_id: int, user: User, number: int) -> Seat:
         room = _locked_room(room_id)
         _require_open(room)
         seat = _seat_of_number(room, number)
+        if number < room.first_player_seat:
+            raise RoomError("The monster AI plays Zargon in this room: take a hero seat.")
         if seat.user_id == user.pk:
             return seat
         if seat.user is not None:
@@ -259,8 +294,13 @@ def room_seat_role(*, number: int) -> SeatRole:
     return "zargon" if number == ZARGON_SEAT else "heroes"
 
 
+def room_player_seats(room: Room) -> models.QuerySet[Seat]:
+    """The seats people take: all of them, or 2..N when the monster AI plays Zargon."""
+    return room.seats.filter(number__gte=room.first_player_seat)
+
+
 def room_is_full(room: Room) -> bool:
-    return not room.seats.filter(user__isnull=True).exists()
+    return not room_player_seats(room).filter(user__isnull=True).exists()
 
 
 def room_member_seat(*, room: Room, user: User | AnonymousUser) -> int | None:
@@ -295,6 +335,7 @@ def room_seat_summaries(*, room: Room) -> list[SeatSummary]:
             shown_name=str(seat.user) if seat.user else None,
             role=room_seat_role(number=seat.number),
             heroes=heroes.get(seat.number, []),
+            ai=seat.number < room.first_player_seat,
             away_until=_away_until(seat.user),
         )
         for seat in room.seats.select_related("user").order_by("number")

@@ -5,6 +5,7 @@ import { el, fill } from "./board/dom.js";
 import { drawBoard, squareAt } from "./board/map.js";
 import { actionsOf, activeMonsterIds, boardTargets, castableSpells, indexView, keyOf, placeName, SIDES, samePoint, throwableWeapons } from "./board/model.js";
 import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "./board/net.js";
+import { Chat } from "./board/chat.js";
 import { StoryLog } from "./board/log.js";
 import { heroRef } from "./board/names.js";
 import { renderActions, renderDiceTray, renderFindCard, renderHeroes, renderMonsterCard, renderMonsters, renderOutcome, renderQuest, renderStart, renderTurn, turnAnnouncement } from "./board/panel.js";
@@ -599,7 +600,9 @@ function setConnection(kind) {
 }
 
 function onFrame(frame) {
-  if (frame?.type === "view" && frame.view) {
+  if (frame?.type === "chat") {
+    chat?.receive(frame.message);
+  } else if (frame?.type === "view" && frame.view) {
     const version = frame.version ?? frame.view.version;
     if (version > (state.view?.version ?? -1)) setView({ ...frame.view, version });
   } else if (frame?.type === "error") {
@@ -608,8 +611,9 @@ function onFrame(frame) {
 }
 
 function startLive() {
-  // No GET when the socket opens: the server sends the seat's current view on every connect.
-  const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: () => {}, onState: setConnection });
+  // No view GET when the socket opens: the server sends the seat's current view on every
+  // connect. The table talk catches up on what was said while the socket was down.
+  const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: () => chat?.catchUp(), onState: setConnection });
   socket.start();
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") {
@@ -624,6 +628,24 @@ function startLive() {
 }
 
 // ---- Start ------------------------------------------------------------------------------
+
+/** Table talk, when the page has a chat URL (the in-memory test harness has none). */
+function startChat() {
+  const url = root.dataset.apiChatUrl;
+  const form = $("chat-form");
+  if (!url || !form) return null;
+  const text = $("chat-text");
+  const started = new Chat({
+    url, form, text,
+    log: $("chat-log"), scroller: $("chat-scroll"), older: $("chat-older"),
+    narrator: $("chat-narrator"), count: $("chat-count"), error: $("chat-error"),
+    maxLength: Number(text.getAttribute("maxlength")) || 1000,
+  });
+  started.start();
+  return started;
+}
+
+let chat = null;
 
 function init() {
   const view = readJson("seat-view");
@@ -647,6 +669,7 @@ function init() {
   } else {
     refreshView();
   }
+  chat = startChat();
   if (root.dataset.live !== "off") startLive();
 }
 

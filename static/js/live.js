@@ -2,8 +2,9 @@
 // only ever says {"type": "changed"}. The page then fetches itself again and swaps in its
 // [data-live] regions (matched by id), so it shows exactly what a reload would: the socket
 // carries nothing the page would not. If the new page has a [data-live-go] link (a seated
-// player's room was launched), the browser follows it. Without the socket the page still works
-// on reload.
+// player's room was launched), the browser follows it; if the page is no longer the user's to
+// see, the regions show [data-live-gone]'s text. Without the socket the page still works on
+// reload.
 
 const root = document.querySelector("[data-live-socket]");
 const DEBOUNCE_MS = 150;
@@ -20,7 +21,11 @@ async function refresh() {
       credentials: "same-origin",
       headers: { "X-Live-Refresh": "1" },
     });
-    if (!response.ok) return; // no longer ours to see (a launched room): keep what is shown
+    if (!response.ok) {
+      // No longer ours to see (a room launched without us): say so instead of stale buttons.
+      if (response.status === 404 && root.dataset.liveGone) showGone(root.dataset.liveGone);
+      return;
+    }
     const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
     const go = fresh.querySelector("[data-live-go]");
     if (go) {
@@ -37,6 +42,16 @@ async function refresh() {
   } finally {
     running = false;
     if (again) { again = false; schedule(); }
+  }
+}
+
+function showGone(text) {
+  for (const region of document.querySelectorAll("[data-live]")) {
+    const note = document.createElement("p");
+    note.className = "muted";
+    note.id = "live-gone";
+    note.textContent = text;
+    region.replaceChildren(note);
   }
 }
 

@@ -404,6 +404,12 @@ def assert_hero_seat_clean(player: Player, zargon_view: dict[str, Any], game_url
     assert views >= 1, f"{player.name} received no websocket view frames"
 
 
+def say_in_chat(player: Player, text: str) -> None:
+    player.page.fill("#chat-text", text)
+    player.page.click("#chat-form button[type=submit]")
+    player.page.locator("#chat-log li", has_text=text[-12:]).wait_for()  # shown to the speaker
+
+
 # ---- The scenario ------------------------------------------------------------------------
 
 
@@ -414,7 +420,7 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             players = []
-            for name in ("zara", "bram", "ilse"):
+            for name in ("zara", "bram", "ilse", "oskar"):
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 context.set_default_timeout(15000)
                 player = Player(name=name, page=context.new_page())
@@ -422,8 +428,8 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
                 player.page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
                 player.record_frames()
                 players.append((player, errors))
-            zargon, bram, ilse = (p for p, _ in players)
-            for player in (zargon, bram, ilse):
+            zargon, bram, ilse, oskar = (p for p, _ in players)
+            for player in (zargon, bram, ilse, oskar):
                 sign_up(player, site)
 
             # The host opens a three-seat room (a name that would run script if not escaped).
@@ -447,6 +453,9 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
                     ".includes(name)",
                     arg=[number, player.name],
                 )
+            # Oskar looks at the open room (from the lobby's link) without sitting down.
+            oskar.page.goto(zargon.page.url)
+            wait_room_live(oskar)
             launch = zargon.page.get_by_role("button", name="Launch")
             launch.wait_for()  # appeared by itself once every seat was taken
             assert zargon.page.evaluate("window.__not_reloaded") is True
@@ -463,6 +472,11 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
                 assert response is not None
                 player.sources.append(response.text())
                 wait_live(player)
+            # The onlooker is not taken anywhere: the page says the quest started without him,
+            # and all his sockets ever got were content-free pokes.
+            oskar.page.wait_for_selector("#live-gone")
+            assert "/games/" not in oskar.page.url
+            assert oskar.frames and all(json.loads(f)["type"] == "changed" for f in oskar.frames)
 
             assert zargon.page.evaluate("window.__xss") is None
             assert "<img src=x" in zargon.page.text_content(".play-title")
@@ -503,6 +517,23 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
             assert cards == len(api_view(bram, game_url)["monsters"])
             assert "Quest notes" in zargon.page.text_content("#quest-panel summary")
             assert "parchment" in bram.page.text_content("#quest-panel summary")
+
+            # Table talk: the parchment opened it, and a message reaches the other pages live, as
+            # plain text (markup in it stays text); Zargon may speak as the narrator.
+            for player in (zargon, bram, ilse):
+                assert "Nine days and nine nights" in player.page.text_content("#chat-log")
+            say_in_chat(ilse, "<b>Bram</b>, mind the pit!")
+            for player in (bram, zargon):
+                said = player.page.locator("#chat-log li", has_text="mind the pit")
+                said.wait_for()
+                assert said.locator(".chat-text").text_content() == "<b>Bram</b>, mind the pit!"
+                assert player.page.locator("#chat-log b").count() == 0
+            zargon.page.check("#chat-narrator")
+            say_in_chat(zargon, "A cold wind blows out the torches.")
+            narrated = bram.page.locator("#chat-log li.chat-narrator", has_text="cold wind")
+            narrated.wait_for()
+            assert narrated.locator(".chat-name").text_content() == "The narrator"
+            assert bram.page.locator("#chat-narrator").count() == 0  # heroes cannot narrate
 
             for player in (bram, ilse):
                 assert_hero_seat_clean(player, final, game_url)

@@ -208,3 +208,25 @@ def test_each_list_unsubscribes_separately_and_forged_tokens_do_nothing() -> Non
     client.post(f"/notifications/unsubscribe/{token}")
     alice.refresh_from_db()
     assert alice.email_chat is False
+
+
+def test_a_digest_the_mail_server_refused_is_sent_on_the_next_run(
+    django_capture_on_commit_callbacks: Capture,
+    time_machine: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    time_machine.move_to(datetime(2026, 12, 1, 9, 0, tzinfo=UTC), tick=False)
+    rui = make_user(turn_email="digest")
+    with django_capture_on_commit_callbacks(execute=True):
+        send(rui)
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise OSError("mail server down")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("django.core.mail.EmailMultiAlternatives.send", refused)
+        assert digests_send_due() == 0
+    assert status(rui) == ["digest"]
+
+    assert digests_send_due() == 1
+    assert [m.to for m in mail.outbox] == [[rui.email]] and status(rui) == ["digested"]

@@ -111,3 +111,9 @@ def celery_eager() -> Iterator[None]:
     # configure one (tests/config/test_celery.py) get theirs.
     celery_app._backend_cache = None
     celery_app._local.__dict__.pop("backend", None)
+
+
+@pytest.fixture(autouse=True)
+def fresh_chat_rate_limits(settings: Any) -> None:
+    """Each test counts chat messages afresh, even in a Redis cache kept between runs."""
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"

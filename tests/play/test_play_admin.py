@@ -20,9 +20,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def admin_client() -> Client:
-    User.objects.create_superuser(username="root", email="root@example.com", password=PASSWORD)
+    root = User.objects.create_superuser(
+        username="root", email="root@example.com", password=PASSWORD
+    )
     client = Client()
-    client.login(username="root", password=PASSWORD)
+    client.force_login(root)
     return client
 
 

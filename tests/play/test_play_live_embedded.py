@@ -194,3 +194,54 @@ def test_the_worker_and_several_players_at_once_lose_nothing_and_never_fail(
         assert record["verified"]
     assert "database is locked" not in site.logs()
     assert "Traceback" not in site.logs()
+
+
+def all_at_once(jobs: list[Any]) -> list[Any]:
+    """Run the calls in threads released together; their results in order."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[Any] = [None] * len(jobs)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        results[i] = jobs[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+def test_one_key_sent_by_several_requests_at_once_is_applied_once(site: Embedded) -> None:
+    table = site.script("table", seats=3)
+    game, hero = table["game"], table["players"]["2"]
+    body = {
+        "action": {"type": "roll_movement", "hero": "barbarian"},
+        "expected_version": 0,
+        "idempotency_key": "the-same-roll",
+    }
+    path = f"/api/games/{game}/actions"
+
+    answers = all_at_once([lambda: call(site, "POST", path, hero["token"], body)] * 6)
+
+    assert {status for status, _ in answers} == {200}
+    assert all(answer == answers[0][1] for _, answer in answers)
+    assert site.script("game_record", game=game)["version"] == 1
+
+
+def test_many_players_racing_for_the_last_seat_get_it_once(site: Embedded) -> None:
+    room = site.script("open_room", visitors=6)
+    path = f"/api/rooms/{room['room']}/seats/2"
+
+    answers = all_at_once(
+        [lambda t=token: call(site, "POST", path, t) for token in room["visitors"].values()]
+    )
+
+    statuses = sorted(status for status, _ in answers)
+    assert statuses[0] == 200 and statuses.count(200) == 1, statuses
+    assert all(400 <= status < 500 for status in statuses[1:]), statuses
+    winner = next(
+        user for (status, _), user in zip(answers, room["visitors"], strict=True) if status == 200
+    )
+    assert site.script("seat_holders", room=room["room"])["2"] == int(winner)

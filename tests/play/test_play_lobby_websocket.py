@@ -1,5 +1,5 @@
-"""The lobby's websocket: a content-free poke when a room changes or one of the user's games
-moves; nothing for other people's games."""
+"""The lobby's and the room page's websockets as play changes rooms: a content-free poke when a
+room changes or one of the user's games moves; nothing for other people's games."""
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -8,6 +8,7 @@ from channels.testing import WebsocketCommunicator
 
 from apps.accounts.models import User
 from apps.play.services import game_launch, quest_apply_action
+from apps.play.table import game_pause
 from apps.rooms import services as rooms
 from config.routing import websocket_urlpatterns
 
@@ -67,3 +68,17 @@ async def test_a_game_launched_after_the_lobby_opened_is_followed_too(
 
     assert await lobby.receive_json_from(timeout=10) == {"type": "changed"}  # the move
     await lobby.disconnect()
+
+
+async def test_the_host_pausing_the_game_pokes_the_room_page(make_game: GameMaker) -> None:
+    game, users = await sync_to_async(make_game)(3)
+    room_page = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/rooms/{game.room_id}/"
+    )
+    room_page.scope["user"] = users[2]
+    assert (await room_page.connect())[0]
+
+    await sync_to_async(game_pause)(game_id=game.pk, user=users[1])
+
+    assert await room_page.receive_json_from(timeout=10) == {"type": "changed"}
+    await room_page.disconnect()

@@ -210,8 +210,18 @@ def test_sweep_turns_twice_gives_one_effect(make_room: RoomMaker, time_machine: 
     call_command("sweep_turns", stdout=first)
     call_command("sweep_turns", stdout=second)
 
-    assert json.loads(first.getvalue()) == {"failed": [], "reminded": [game.pk], "timed_out": []}
-    assert json.loads(second.getvalue()) == {"failed": [], "reminded": [], "timed_out": []}
+    assert json.loads(first.getvalue()) == {
+        "failed": [],
+        "reminded": [game.pk],
+        "timed_out": [],
+        "ai_played": [],
+    }
+    assert json.loads(second.getvalue()) == {
+        "failed": [],
+        "reminded": [],
+        "timed_out": [],
+        "ai_played": [],
+    }
     assert reminders(users[2]) == 1
 
     at(time_machine, timedelta(minutes=61))

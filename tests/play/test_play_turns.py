@@ -202,7 +202,12 @@ def test_a_reminder_is_sent_once_per_turn(
     time_machine.move_to(start + timedelta(minutes=61))
     with django_capture_on_commit_callbacks(execute=True):
         assert turns_sweep().reminded == [game.pk]
-        assert sweep_turns() == {"reminded": [], "timed_out": [], "failed": []}
+        assert sweep_turns() == {
+            "reminded": [],
+            "timed_out": [],
+            "failed": [],
+            "ai_played": [],
+        }
     time_machine.move_to(start + timedelta(hours=5))
     assert turns_sweep().reminded == []
 

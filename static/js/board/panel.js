@@ -53,7 +53,19 @@ export function actionLabel(action, index) {
       const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
       return `Jump the ${trap ? trapName(trap.kind) : "trap"}`;
     }
-    case "drink_potion": return "Drink a healing potion";
+    case "drink_potion": return `Drink a healing potion (${heroName(action.hero)})`;
+    case "give": {
+      const what = action.item === "potion" ? "a potion" : action.item === "gold" ? `${action.amount} gold` : action.item;
+      return `Give ${what} to the ${heroName(action.recipient)}`;
+    }
+    case "leave_block": return `Step off the fallen block to ${action.to?.join(", ")}`;
+    case "choose_spells": return `Choose the ${action.element} spells`;
+    case "monster_cast": {
+      const m = index.monsters.get(action.monster);
+      const at = index.heroes.has(action.target) ? ` at the ${heroName(action.target)}` : action.target === action.monster ? "" : ` to the ${action.target}`;
+      return `${m ? monsterLabel(m) : action.monster}: cast ${spellName(action.spell)}${at}`;
+    }
+    case "command_move": return `Move the commanded ${heroName(action.target)} to ${action.to?.join(", ")}`;
     case "take_belongings": {
       const h = index.heroes.get(action.from);
       return `Take ${h ? heroRef(h) : `the ${heroName(action.from)}`}'s belongings`;
@@ -86,6 +98,12 @@ function actionButton(action, index, onAction, extra = {}) {
   }, label ?? actionLabel(action, index));
 }
 
+/** In a solo room (data-zargon="ai" on the page) the monster AI is playing, not a person. */
+function zargonWaitText(box, player) {
+  if (box.closest("[data-zargon]")?.dataset.zargon === "ai") return "The monster AI is playing Zargon's phase…";
+  return `Waiting for Zargon${player ? ` (${player})` : ""}…`;
+}
+
 /** Whose turn, movement, action used, and the "your turn" highlight. `seatNames`: seat -> player. */
 export function renderTurn(box, view, index, seatNames = {}) {
   const turn = view.turn ?? {};
@@ -105,7 +123,7 @@ export function renderTurn(box, view, index, seatNames = {}) {
   rows.push(head);
   if (!mine && turn.phase !== "over" && !view.outcome) {
     const player = seatNames[turn.seat] ?? seatNames[String(turn.seat)];
-    const waiting = turn.seat === 1 ? `Waiting for Zargon${player ? ` (${player})` : ""}…` : `Waiting for ${player ?? "the next player"}…`;
+    const waiting = turn.seat === 1 ? zargonWaitText(box, player) : `Waiting for ${player ?? "the next player"}…`;
     rows.push(el("p", { class: "muted small turn-waiting" }, waiting));
   }
   if (turn.phase === "heroes" && turn.hero) {
@@ -200,12 +218,14 @@ function heroActionGroups(view, index, ui, h) {
     ? el("p", { class: "small muted hint" }, "Tap a green square to move (arrow keys step too).")
     : null;
   return [
+    group("Spell draft", of("choose_spells")),
     group("Movement", of("roll_movement"), stepPad(view, index, h), moves),
     group("Fight", of("attack"), throws, throwTargets),
     group("Spells", spells, spellTargets),
     group("Search", of("search_treasure"), of("search_traps"), of("search_secret_doors")),
     group("Traps and doors", of("disarm"), of("jump"), of("open_door")),
-    group("Free actions", of("drink_potion"), of("take_belongings")),
+    group("Fallen block", of("leave_block")),
+    group("Free actions", of("drink_potion"), of("give"), of("take_belongings")),
     group("Leave", of("escape")),
   ];
 }
@@ -240,7 +260,9 @@ function zargonActionGroups(view, index, ui, h) {
       actionsOf(view, "end_activation", (a) => a.monster === sel).map(btn),
     ]
     : [el("p", { class: "small muted hint" }, "Select a monster (tap it on the board) to move or attack.")];
-  return [group("Monsters", monsters), group("Selected monster", selActions)];
+  const dread = actionsOf(view, "monster_cast").map(btn);
+  const commands = actionsOf(view, "command_move").map(btn);
+  return [group("Monsters", monsters), group("Selected monster", selActions), group("Dread spells", dread), group("Command a hero", commands)];
 }
 
 /**
@@ -260,6 +282,11 @@ export const CONTROLS = {
   disarm: "button",
   jump: "board square, button",
   drink_potion: "button",
+  give: "button",
+  leave_block: "button",
+  choose_spells: "button",
+  monster_cast: "button",
+  command_move: "button",
   take_belongings: "button",
   set_auto_drink: "checkbox on the hero sheet (never listed in legal_actions)",
   escape: "button",

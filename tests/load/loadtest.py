@@ -1,0 +1,546 @@
+"""`make loadtest`: the production-like stack under bots, measured (issue 9).
+
+    python -m tests.load.loadtest [--games 50] [--seconds 30] [--paced-rate 50] ...
+
+Starts the site as in production (`config.production`, one daphne per core through
+`config.serve`, a Celery worker) on 127.0.0.1 only, against this machine's PostgreSQL and Redis,
+in a database of its own that it drops and creates (`--database-url`); everything it started is
+stopped when it ends, and a watchdog ends it after `--timeout` seconds whatever happens. Then:
+
+1. SQL statements per action (in the served code's process, early and after a long log),
+2. reconnect: a websocket's first view frame, and the first and last page of events, for a short
+   and a long game,
+3. a paced run (`--paced-rate` actions/s over all games): action-to-screen latency,
+4. a run as fast as the bots go: accepted actions/s, errors by status, POST p50/p95,
+   action-to-screen p50/p95, and a trivial authenticated GET measured alongside,
+5. KiB per idle websocket (the web processes' resident memory before and after opening some).
+
+Each game is driven by one bot thread through the public API (Bearer tokens) with a websocket
+watcher on Zargon's seat; `--root` serves another checkout (an older commit, for a before/after
+comparison) with this harness. Not part of `make test`; tests/load/test_loadtest_smoke.py runs a
+short one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from tests.load.setup_games import run_setup
+from tests.play.bot import Bot
+
+HERE = Path(__file__).resolve().parents[2]
+DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/ashen_vault_loadtest"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/15"
+
+
+# --- the stack ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def stack_env(args: argparse.Namespace) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.production",
+        "SECRET_KEY": "loadtest-" + uuid.uuid4().hex,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "false",
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "LOG_LEVEL": "WARNING",
+        "EMAIL_URL": "dummymail://",  # the worker still writes and "sends" every turn email
+        "PYTHONPATH": str(args.root),
+    }
+
+
+def recreate_database(url: str) -> None:
+    import psycopg
+
+    parts = urlparse(url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def manage(args: argparse.Namespace, env: dict[str, str], *command: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", *command],
+        cwd=args.root,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+@dataclass
+class Stack:
+    bases: list[str]
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def web_pids(self) -> list[int]:
+        """The daphne processes (children of config.serve, or the daphnes themselves)."""
+        pids = []
+        for process in self.processes[:-1]:  # the last one is the Celery worker
+            children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+            found = children.read_text().split() if children.exists() else []
+            pids += [int(p) for p in found] or [process.pid]
+        return pids
+
+
+@contextmanager
+def running_stack(args: argparse.Namespace, env: dict[str, str], log_dir: Path) -> Iterator[Stack]:
+    root = Path(args.root)
+    processes: list[subprocess.Popen[bytes]] = []
+    bases: list[str] = []
+    log = (log_dir / "stack.log").open("ab")
+    try:
+        if (root / "config" / "serve.py").exists():
+            port = free_port()
+            command = [sys.executable, "-m", "config.serve", "--host", "127.0.0.1"]
+            command += ["--port", str(port), "--workers", str(args.workers)]
+            processes.append(subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log))
+            bases.append(f"127.0.0.1:{port}")
+        else:  # an older checkout: one daphne per core, each on its own port
+            for _ in range(args.workers):
+                port = free_port()
+                daphne = str(Path(sys.executable).parent / "daphne")
+                command = [daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+                processes.append(
+                    subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log)
+                )
+                bases.append(f"127.0.0.1:{port}")
+        celery = [str(Path(sys.executable).parent / "celery"), "-A", "config", "worker"]
+        celery += ["--pool=solo", "--loglevel=WARNING"]
+        processes.append(subprocess.Popen(celery, cwd=root, env=env, stdout=log, stderr=log))
+        for base in bases:
+            wait_until_serving(base)
+        yield Stack(bases=bases, processes=processes)
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        log.close()
+
+
+def wait_until_serving(base: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with suppress(OSError):
+            conn = http.client.HTTPConnection(base, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status in (200, 503):
+                return
+        time.sleep(0.3)
+    raise SystemExit(f"the site at {base} did not start")
+
+
+# --- clients -----------------------------------------------------------------------------------
+
+
+class Api:
+    """One keep-alive HTTP connection with a Bearer token."""
+
+    def __init__(self, base: str, token: str) -> None:
+        self.base, self.token = base, token
+        self.conn = http.client.HTTPConnection(base, timeout=30)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                return response.status, (json.loads(raw) if raw else None)
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection(self.base, timeout=30)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+@dataclass
+class Run:
+    """What one timed run saw."""
+
+    posted_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, version)
+    shown_at: dict[tuple[int, int], float] = field(default_factory=dict)
+    post_seconds: list[float] = field(default_factory=list)
+    statuses: Counter[str] = field(default_factory=Counter)
+    gets: list[float] = field(default_factory=list)
+    view_gets: int = 0
+    accepted: int = 0
+    finished_games: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def screen_latencies(self) -> list[float]:
+        return [
+            self.shown_at[key] - posted
+            for key, posted in self.posted_at.items()
+            if key in self.shown_at and self.shown_at[key] >= posted
+        ]
+
+
+def drive_game(game: dict[str, Any], base: str, run: Run, until: float, pace: float) -> None:
+    """Play one game through the API until `until`: the seat to move posts its bot's choice."""
+    apis = {int(seat): Api(base, token) for seat, token in game["tokens"].items()}
+    bots = {seat: Bot(seed=game["game"] * 10 + seat, randomness=0.1) for seat in apis}
+    path = f"/api/games/{game['game']}"
+    status, view = apis[1].call("GET", f"{path}/view")
+    seat = view["turn"]["seat"] or 1
+    if seat != 1:
+        status, view = apis[seat].call("GET", f"{path}/view")
+    next_at = time.monotonic()
+    while time.monotonic() < until:
+        if pace:
+            next_at += pace
+            time.sleep(max(0.0, next_at - time.monotonic()))
+        if view.get("outcome"):
+            with run.lock:
+                run.finished_games += 1
+            return
+        action = bots[seat].choose(view)
+        if action is None:
+            run.statuses["bot found nothing to do"] += 1
+            return
+        body = {
+            "action": action,
+            "expected_version": view["version"],
+            "idempotency_key": uuid.uuid4().hex,
+        }
+        started = time.monotonic()
+        try:
+            status, answer = apis[seat].call("POST", f"{path}/actions", body)
+        except OSError as exc:
+            run.statuses[type(exc).__name__] += 1
+            continue
+        took = time.monotonic() - started
+        with run.lock:
+            run.post_seconds.append(took)
+            run.statuses[str(status)] += 1
+            if status == 200:
+                run.accepted += 1
+                run.posted_at[(game["game"], answer["version"])] = started
+        if status == 200 and "view" in answer:
+            view = answer["view"]
+        else:
+            status, view = apis[seat].call("GET", f"{path}/view")
+            with run.lock:
+                run.view_gets += 1
+        to_move = view["turn"]["seat"]
+        if to_move and to_move != seat:
+            seat = to_move
+            status, view = apis[seat].call("GET", f"{path}/view")
+            with run.lock:
+                run.view_gets += 1
+
+
+def trivial_gets(base: str, token: str, run: Run, until: float, room: int) -> None:
+    api = Api(base, token)
+    path = "/api/auth/me"
+    if api.call("GET", path)[0] != 200:
+        path = f"/api/rooms/{room}"  # an older checkout has no /api/auth/me
+    while time.monotonic() < until:
+        started = time.monotonic()
+        status, _ = api.call("GET", path)
+        with run.lock:
+            run.gets.append(time.monotonic() - started)
+            if status != 200:
+                run.statuses[f"GET {status}"] += 1
+
+
+async def watch(base: str, game: int, session: str, run: Run, until: float) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(
+        f"ws://{base}/ws/games/{game}/",
+        origin=f"http://{base}",  # type: ignore[arg-type]
+        additional_headers={"Cookie": f"sessionid={session}"},
+        open_timeout=30,
+        max_size=None,
+    ) as ws:
+        while time.monotonic() < until:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
+            except TimeoutError:
+                return
+            arrived = time.monotonic()
+            frame = json.loads(raw)
+            if frame.get("type") == "view":
+                with run.lock:
+                    run.shown_at.setdefault((game, frame["version"]), arrived)
+
+
+def timed_run(
+    games: list[dict[str, Any]], stack: Stack, seconds: float, rate: float
+) -> tuple[Run, float]:
+    run = Run()
+    until = time.monotonic() + seconds
+    pace = len(games) / rate if rate else 0.0
+
+    def watchers() -> None:
+        async def all_of_them() -> None:
+            await asyncio.gather(
+                *(
+                    watch(
+                        stack.bases[n % len(stack.bases)],
+                        g["game"],
+                        g["watcher_session"],
+                        run,
+                        until + 2,
+                    )
+                    for n, g in enumerate(games)
+                ),
+                return_exceptions=True,
+            )
+
+        asyncio.run(all_of_them())
+
+    threads = [threading.Thread(target=watchers, daemon=True)]
+    time.sleep(0)
+    threads[0].start()
+    time.sleep(1.5)  # the watchers are connected and have their first frame
+    until = time.monotonic() + seconds
+    started = time.monotonic()
+    for n, game in enumerate(games):
+        base = stack.bases[n % len(stack.bases)]
+        threads.append(
+            threading.Thread(target=drive_game, args=(game, base, run, until, pace), daemon=True)
+        )
+    for n in range(2):
+        base = stack.bases[n % len(stack.bases)]
+        token = games[n % len(games)]["tokens"]["1"]
+        room = games[n % len(games)]["room"]
+        threads.append(
+            threading.Thread(target=trivial_gets, args=(base, token, run, until, room), daemon=True)
+        )
+    for thread in threads[1:]:
+        thread.start()
+    for thread in threads[1:]:
+        thread.join(timeout=seconds + 60)
+    elapsed = time.monotonic() - started
+    threads[0].join(timeout=10)
+    return run, elapsed
+
+
+# --- reconnect and memory ----------------------------------------------------------------------
+
+
+async def first_view_seconds(base: str, game: int, session: str) -> float:
+    from websockets.asyncio.client import connect
+
+    started = time.monotonic()
+    async with connect(
+        f"ws://{base}/ws/games/{game}/",
+        origin=f"http://{base}",  # type: ignore[arg-type]
+        additional_headers={"Cookie": f"sessionid={session}"},
+        max_size=None,
+    ) as ws:
+        frame = json.loads(await ws.recv())
+        assert frame["type"] == "view", frame
+    return time.monotonic() - started
+
+
+def reconnect_figures(stack: Stack, info: dict[str, Any]) -> dict[str, float]:
+    base = stack.bases[0]
+    api = Api(base, info["token"])
+    path = f"/api/games/{info['game']}/events"
+    figures: dict[str, list[float]] = {"view": [], "first_page": [], "last_page": []}
+    for _ in range(7):
+        figures["view"].append(asyncio.run(first_view_seconds(base, info["game"], info["session"])))
+        last = max(0, info["events"] - 100)  # `after`: an older checkout has no `before`
+        for name, query in (("first_page", "after=0"), ("last_page", f"after={last}")):
+            started = time.monotonic()
+            status, page = api.call("GET", f"{path}?{query}&limit=100")
+            figures[name].append(time.monotonic() - started)
+            assert status == 200 and page, (status, page)
+    return {name: statistics.median(values) for name, values in figures.items()}
+
+
+def rss_kib(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+async def idle_sockets_kib(stack: Stack, games: list[dict[str, Any]], count: int) -> float:
+    from websockets.asyncio.client import connect
+
+    before = rss_kib(stack.web_pids())
+    sockets = []
+    for n in range(count):
+        game = games[n % len(games)]
+        base = stack.bases[n % len(stack.bases)]
+        ws = await connect(
+            f"ws://{base}/ws/games/{game['game']}/",
+            origin=f"http://{base}",  # type: ignore[arg-type]
+            additional_headers={"Cookie": f"sessionid={game['watcher_session']}"},
+            max_size=None,
+        )
+        await ws.recv()
+        sockets.append(ws)
+    await asyncio.sleep(1)
+    after = rss_kib(stack.web_pids())
+    for ws in sockets:
+        await ws.close()
+    return (after - before) / count
+
+
+# --- report ------------------------------------------------------------------------------------
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def report_run(title: str, run: Run, elapsed: float) -> None:
+    screen = run.screen_latencies()
+    errors = {k: v for k, v in run.statuses.items() if k != "200"}
+    print(f"\n== {title} ({elapsed:.1f} s)")
+    print(f"accepted actions/s:        {run.accepted / elapsed:.1f} ({run.accepted} actions)")
+    print(f"errors by status:          {dict(errors) or 'none'}")
+    print(
+        f"POST p50 / p95:            {ms(percentile(run.post_seconds, 50))} / "
+        f"{ms(percentile(run.post_seconds, 95))}"
+    )
+    print(
+        f"action-to-screen p50 / p95: {ms(percentile(screen, 50))} / "
+        f"{ms(percentile(screen, 95))} ({len(screen)} frames matched)"
+    )
+    print(
+        f"trivial GET rate, p50:     {len(run.gets) / elapsed:.1f} /s, "
+        f"{ms(percentile(run.gets, 50))}"
+    )
+    ratio = percentile(run.post_seconds, 50) / max(percentile(run.gets, 50), 1e-9)
+    print(f"POST p50 / GET p50:        {ratio:.1f}x")
+    print(f"view GETs by the bots:     {run.view_gets} (a seat to move that had no fresh view)")
+    print(f"games finished:            {run.finished_games}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--paced-rate", type=float, default=50, help="actions/s; 0: skip")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--long-events", type=int, default=10_000)
+    parser.add_argument("--idle-sockets", type=int, default=200)
+    parser.add_argument(
+        "--database-url", default=os.environ.get("LOADTEST_DATABASE_URL", DEFAULT_DATABASE)
+    )
+    parser.add_argument("--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS))
+    parser.add_argument("--root", default=str(HERE), help="the checkout to serve")
+    parser.add_argument("--timeout", type=float, default=1200, help="seconds before giving up")
+    args = parser.parse_args(argv)
+
+    # The watchdog: whatever hangs, the run (and the stack, via the context manager) ends.
+    signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(SystemExit("timed out")))
+    signal.alarm(int(args.timeout))
+
+    env = stack_env(args)
+    log_dir = Path(args.root) / "var"
+    log_dir.mkdir(exist_ok=True)
+    print(
+        f"load test of {args.root} on {args.workers} web processes, {os.cpu_count()} cores; "
+        f"load average before: {os.getloadavg()[0]:.2f}"
+    )
+    recreate_database(args.database_url)
+    manage(args, env, "migrate", "--noinput")
+    manage(args, env, "load_quests")
+    request = {"games": args.games, "seats": args.seats, "long_events": args.long_events}
+    data = run_setup(sys.executable, str(args.root), env, request)
+    games = data["games"]
+    print(
+        f"setup: {len(games)} games of {args.seats} seats, long game of "
+        f"{data['reconnect']['long']['events']} events ({data['setup_total_seconds']} s)"
+    )
+
+    # Building the long game queued thousands of turn notices; the worker must not spend the
+    # measured runs sending them.
+    celery = str(Path(sys.executable).parent / "celery")
+    subprocess.run(
+        [celery, "-A", "config", "purge", "-f"],
+        cwd=args.root,
+        env=env,
+        check=False,
+        capture_output=True,
+    )
+    short, long = data["reconnect"]["short"], data["reconnect"]["long"]
+    print(
+        f"SQL statements per action:  {short['statements']} at version {short['version']}, "
+        f"{long['statements']} at version {long['version']}"
+    )
+
+    with running_stack(args, env, log_dir) as stack:
+        short_figures = reconnect_figures(stack, short)
+        long_figures = reconnect_figures(stack, long)
+        print(
+            f"reconnect, first view frame: {ms(short_figures['view'])} "
+            f"({short['events']} events), {ms(long_figures['view'])} ({long['events']} events)"
+            f" = {long_figures['view'] / short_figures['view']:.2f}x"
+        )
+        print(
+            f"events page of 100, first / last: {ms(long_figures['first_page'])} / "
+            f"{ms(long_figures['last_page'])} ({long['events']} events); "
+            f"{ms(short_figures['first_page'])} ({short['events']} events)"
+        )
+        if args.paced_rate:
+            run, elapsed = timed_run(games, stack, args.seconds, args.paced_rate)
+            report_run(
+                f"paced at {args.paced_rate:g} actions/s over {len(games)} games", run, elapsed
+            )
+        run, elapsed = timed_run(games, stack, args.seconds, 0)
+        report_run(f"as fast as the bots go, {len(games)} games", run, elapsed)
+        kib = asyncio.run(idle_sockets_kib(stack, games, args.idle_sockets))
+        print(f"\nKiB per idle websocket:    {kib:.1f} ({args.idle_sockets} sockets)")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""The load test's data, made through the real services in the served code's own process.
+
+Run by `tests/load/loadtest.py` as `python -c` in the served checkout (so it also works against
+an older commit for a before/after comparison): it reads a JSON request on stdin and prints a JSON
+answer (tokens, session keys, game ids, statement counts) as its last line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+SCRIPT = r"""
+import json, sys, time
+import django
+django.setup()
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from apps import rules
+from apps.accounts.models import User
+from apps.accounts.services import token_issue
+from apps.play.models import Game
+from apps.play import services
+from apps.quests.models import QuestDefinition
+from apps.rooms import services as rooms
+
+request = json.loads(sys.stdin.read())
+quest = QuestDefinition.objects.get(slug="ashen_vault")
+out = {"games": []}
+count = [0]
+
+
+def user():
+    count[0] += 1
+    name = f"load{count[0]}"
+    return User.objects.create_user(username=name, email=f"{name}@example.com", password=None)
+
+
+def session_for(u):
+    s = SessionStore()
+    s[SESSION_KEY] = str(u.pk)
+    s[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    s[HASH_SESSION_KEY] = u.get_session_auth_hash()
+    s.create()
+    return s.session_key
+
+
+def game(seats, seed):
+    users = {n: user() for n in range(1, seats + 1)}
+    room = rooms.room_create(host=users[1], name=f"load {seed}", seat_count=seats)
+    for n, u in users.items():
+        rooms.room_seat_take(room_id=room.pk, user=u, number=n)
+    g = services.game_launch(room_id=room.pk, user=users[1], seed=seed)
+    return g, users
+
+
+def state_of(g):
+    g.refresh_from_db()
+    return rules.State.from_json(g.state, rules.load_quest(g.quest_slug))
+
+
+def end_turns_until(g, events):
+    # Heroes end their turns and Zargon ends the phase: a game that never ends, whose log
+    # grows by a few events per action.
+    while True:
+        s = state_of(g)
+        if s.seq >= events:
+            return
+        seat = rules.seats_to_move(s)[0]
+        legal = [rules.action_to_json(a) for a in rules.legal_actions(s, seat)]
+        ends = [a for a in legal if a["type"] in ("end_turn", "end_phase", "end_activation")]
+        action = ends[0] if ends else legal[0]
+        services.quest_apply_action(game_id=g.pk, seat=seat, action=action,
+                                expected_version=g.version, key=f"e{g.version}")
+
+
+def statements(g, users):
+    s = state_of(g)
+    seat = rules.seats_to_move(s)[0]
+    legal = [rules.action_to_json(a) for a in rules.legal_actions(s, seat)]
+    keep = [a for a in legal if a["type"] not in ("end_turn", "end_phase", "end_activation")]
+    action = (keep or legal)[0]
+    with CaptureQueriesContext(connection) as q:
+        services.game_action_submit(game_id=g.pk, user=users[seat], action=action,
+                                    expected_version=g.version, key=f"count{g.version}")
+    sent = [x["sql"] for x in q.captured_queries]
+    return len([x for x in sent if x.split(None, 1)[0].upper() not in ("BEGIN", "COMMIT")])
+
+
+for n in range(request["games"]):
+    g, users = game(request["seats"], seed=1000 + n)
+    out["games"].append({
+        "game": g.pk, "room": g.room_id,
+        "tokens": {str(s): token_issue(user=u) for s, u in users.items()},
+        "watcher_session": session_for(users[1]),
+    })
+
+t0 = time.monotonic()
+short, short_users = game(request["seats"], seed=7)
+end_turns_until(short, 10)
+long, long_users = game(request["seats"], seed=7)
+end_turns_until(long, request["long_events"])
+out["reconnect"] = {}
+for name, g, users in (("short", short, short_users), ("long", long, long_users)):
+    g.refresh_from_db()
+    out["reconnect"][name] = {
+        "game": g.pk, "events": g.events.filter(kind="event").count(), "version": g.version,
+        "session": session_for(users[1]), "token": token_issue(user=users[1]),
+        "statements": statements(g, users),
+    }
+out["setup_seconds"] = round(time.monotonic() - t0, 1)
+print(json.dumps(out))
+"""
+
+
+def run_setup(python: str, cwd: str, env: dict[str, str], request: dict[str, Any]) -> Any:
+    import subprocess
+
+    started = time.monotonic()
+    done = subprocess.run(
+        [python, "-c", SCRIPT],
+        cwd=cwd,
+        env=env,
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr[-4000:])
+        raise SystemExit(f"setup failed ({done.returncode})")
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    answer["setup_total_seconds"] = round(time.monotonic() - started, 1)
+    return answer
