@@ -14,7 +14,10 @@ STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
 }
 
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Trust X-Forwarded-Proto only when a proxy that sets it is configured: with daphne exposed
+# directly, any client could claim https.
+if env.bool("SECURE_PROXY_SSL_HEADER_TRUSTED", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
 # Load balancers probe over plain HTTP: a redirect would hide the 503 they look for.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.input.RefuseUnsafeTextMiddleware",  # NUL bytes and lone surrogates: 400
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -62,7 +63,7 @@ MIDDLEWARE = [
 ]
 
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out account or address
+    "apps.accounts.backends.LoginLockoutBackend",  # first: refuses a locked-out one (axes)
     "django.contrib.auth.backends.ModelBackend",
 ]
 

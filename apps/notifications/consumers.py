@@ -2,9 +2,11 @@
 
 The consumer joins the user's own group (`user-<id>`), which carries only that user's
 notifications (title, body, link). Frames sent: `{"type": "notification", "title", "body",
-"url"}` and `{"type": "pong"}`; frames accepted: `{"type": "ping"}`.
+"url"}`, `{"type": "pong"}` and `{"type": "error", "error"}` (a frame that is not JSON);
+frames accepted: `{"type": "ping"}`.
 """
 
+import json
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -31,6 +33,17 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Decode a frame; one that is not JSON gets an error frame, not a crashed socket."""
+        if self.group is None:
+            return
+        try:
+            content = json.loads(text_data or "")
+        except (ValueError, RecursionError):  # RecursionError: nested thousands deep
+            await self.send_json({"type": "error", "error": "Send JSON text frames."})
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if self.group is not None and isinstance(content, dict) and content.get("type") == "ping":

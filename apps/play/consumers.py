@@ -19,9 +19,11 @@ import asyncio
 import json
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
@@ -133,8 +135,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         try:
             content = json.loads(text_data)
-        except ValueError:
-            await self._error("That frame is not JSON.")
+        except (ValueError, RecursionError):  # RecursionError: nested thousands deep
+            await self._error("That frame is not JSON (or is nested too deep).")
             return
         await self.receive_json(content)
 
@@ -144,6 +146,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await database_sync_to_async(presence_touch)(channel_name=self.channel_name)
             await self.send_json({"type": "pong"})
         elif kind == "refresh":
+            user = self.scope["user"]
+            limited = await sync_to_async(rate_limit_exceeded)(
+                group="ws_refresh", key=f"user:{user.pk}"
+            )
+            if limited:
+                await self._error("Too many refreshes: the view is sent when the game changes.")
+                return
             await self._send_view(force=True)
         else:
             await self._error('Unknown frame: send {"type": "ping"} or {"type": "refresh"}.')

@@ -35,7 +35,7 @@ class Game(models.Model):
     # The `seq` of the newest GameEvent: whoever appends to the log (holding the row lock) numbers
     # on from it and bumps it, so an action never scans the log.
     last_seq = models.PositiveIntegerField(default=0)
-    # "", "heroes", "zargon", or "abandoned" (an admin ended a stuck game; the engine never says it)
+    # "", "heroes", "retreat", "zargon", or "abandoned" (an admin ended a stuck game)
     outcome = models.CharField(max_length=10, blank=True)
     # Turns over days: when the seat to move got the turn, and what has been sent about it.
     turn_started = models.DateTimeField(null=True, blank=True)

@@ -83,6 +83,7 @@ def turn_notices_send(*, game: Game, state: rules.State, reminder: bool = False)
     if game.outcome:
         outcome = {
             "heroes": "the heroes won",
+            "retreat": "the heroes retreated",
             "zargon": "Zargon won",
             "abandoned": "the game was ended by an administrator",
         }.get(game.outcome, game.outcome)

@@ -104,7 +104,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         definition = room.quest
         quest = quest_of_source(slug=definition.slug, source=definition.source)
         seed = secrets.randbits(63) if seed is None else seed
-        options: dict[str, Any] = campaign_hero_options(room=room) or {}
+        options: dict[str, Any] = {**room.options, **(campaign_hero_options(room=room) or {})}
         state = rules.new_game(quest, room.seat_count, seed, options)
         game = Game.objects.create(
             room=room,

@@ -180,7 +180,7 @@ def _system_action(
         return ZARGON_SEAT, system_key(kind="ai", game_id=game.pk, version=game.version), action
     hero = state.turn.hero
     if (
-        state.phase != "heroes"
+        state.phase not in ("heroes", "draft")  # a draft turn's end_turn picks for the hero
         or hero is None
         or state.round != round_
         or seat_of_hero(state.seats, hero) != seat

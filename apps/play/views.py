@@ -30,8 +30,9 @@ from apps.play.selectors import (
 )
 from apps.play.services import CHAT_MAX_LENGTH, game_launch
 from apps.play.table import game_pause, game_resume
+from apps.rules.options import describe
 
-RULES_FILE = Path(settings.BASE_DIR) / "docs" / "rules.md"
+RULES_FILE = Path(settings.BASE_DIR) / "docs/rules.md"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -88,6 +89,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "api_chat_url": reverse("api:game_chat", args=[game_id]),
         "chat_max_length": CHAT_MAX_LENGTH,
         "ws_url": f"/ws/games/{game_id}/",
+        "rules_in_force": describe(game.options),  # the room options the game is played by
     }
     return render(request, "play/game.html", context)
 

@@ -5,7 +5,7 @@ match the schema gets 400 (config/api.py's handler for ninja's ValidationError).
 """
 
 from datetime import datetime, timedelta
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
@@ -14,6 +14,7 @@ from ninja.errors import HttpError
 from apps.accounts.models import User
 from apps.rooms import services
 from apps.rooms.models import Room
+from apps.rules.options import in_force
 
 router = Router(tags=["rooms"])
 
@@ -35,6 +36,11 @@ class RoomIn(Schema):
         le=24 * 14,
         description="Hours after which the player to move is reminded, once per turn; must be "
         "less than turn_hours. Omit or null: no reminder.",
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description='Room options: "edition" ("us" or "uk"), "spell_draft" and '
+        '"heroes_pass_heroes" (true or false). An unknown or malformed option is refused (422).',
     )
     zargon: Literal["human", "ai"] = Field(
         "human",
@@ -67,6 +73,8 @@ class RoomOut(Schema):
     game_id: int | None
     turn_hours: int | None = Field(description="Hours per turn (null: no limit).")
     reminder_hours: int | None = Field(description="Hours before the reminder (null: none).")
+    options: dict[str, Any]  # every room option, the defaults filled in
+    rules: list[str]  # the options in force, in words
     zargon: Literal["human", "ai"]
 
 
@@ -105,6 +113,8 @@ def _room_out(room: Room) -> RoomOut:
         game_id=services.room_game_id(room=room),
         turn_hours=_hours(room.turn_time_limit),
         reminder_hours=_hours(room.reminder_after),
+        options=in_force(room.options),
+        rules=services.room_rules_in_force(room=room),
         zargon=cast(Literal["human", "ai"], room.zargon),
     )
 
@@ -142,6 +152,7 @@ def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
             quest_slug=payload.quest,
             turn_time_limit=_duration(payload.turn_hours),
             reminder_after=_duration(payload.reminder_hours),
+            options=payload.options,
             zargon=payload.zargon,
         )
     except services.RoomError as error:

@@ -5,6 +5,7 @@ from django import forms
 
 from apps.rooms import services
 from apps.rooms.models import Room
+from apps.rules.options import DEFAULTS
 
 SEAT_CHOICES = [
     (n, f"{n} seats (Zargon and {n - 1} hero player{'s' if n > 2 else ''})")
@@ -58,12 +59,41 @@ class RoomCreateForm(forms.Form):
         help_text="One reminder per turn (by email for players who want reminders).",
     )
 
+    edition = forms.ChoiceField(
+        label="Rules edition",
+        choices=[
+            ("us", "US edition"),
+            ("uk", "UK edition (monsters have 1 Body, no diagonal attacks)"),
+        ],
+        initial="us",
+        required=False,  # left out: the US edition
+    )
+    spell_draft = forms.BooleanField(
+        label="Spell draft",
+        required=False,
+        help_text="The Wizard picks a spell element, then the Elf, then the Wizard takes the rest.",
+    )
+    heroes_pass_heroes = forms.BooleanField(
+        label="Heroes may pass heroes",
+        required=False,
+        help_text="A hero may move through another hero's square (never stop on it).",
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         quest_field = self.fields["quest"]
         assert isinstance(quest_field, forms.ModelChoiceField)
         quest_field.queryset = services.quest_choices()  # per request: admins toggle quests
         quest_field.initial = "ashen_vault"
+
+    def room_options(self) -> dict[str, Any]:
+        """The room options chosen, only those that differ from the defaults."""
+        chosen = {
+            "edition": self.cleaned_data.get("edition") or "us",
+            "spell_draft": bool(self.cleaned_data.get("spell_draft")),
+            "heroes_pass_heroes": bool(self.cleaned_data.get("heroes_pass_heroes")),
+        }
+        return {key: value for key, value in chosen.items() if value != DEFAULTS[key]}
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

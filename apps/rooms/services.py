@@ -24,6 +24,7 @@ from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
 from apps.rooms.models import Room, Seat
 from apps.rules.data import heroes_of_seat
+from apps.rules.options import describe, room_option_problems
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +110,18 @@ def _validate_turn_times(
         raise RoomError("The reminder must come before the turn time limit runs out.")
 
 
+def _validated_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    problems = room_option_problems({} if options is None else options)
+    if problems:
+        raise RoomError(" ".join(problems))
+    return dict(options or {})
+
+
+def room_rules_in_force(*, room: Room) -> list[str]:
+    """The room options in force, in words, for the room page and the game header."""
+    return describe(room.options)
+
+
 def room_create(
     *,
     host: User,
@@ -117,6 +130,7 @@ def room_create(
     quest_slug: str = "ashen_vault",
     turn_time_limit: timedelta | None = None,
     reminder_after: timedelta | None = None,
+    options: dict[str, Any] | None = None,
     zargon: str = Room.Zargon.HUMAN,
 ) -> Room:
     """Create an open room with empty seats 1..seat_count. The host still has to take a seat.
@@ -125,10 +139,13 @@ def room_create(
     is then played by the monster AI); `reminder_after`: when the seat to move is reminded.
     `zargon`: "human" (a player takes seat 1) or "ai" (solo play: the people take seats
     2..seat_count and the monster AI plays every Zargon phase as soon as the heroes are done).
+    `options`: the room options (docs/rules.md 3, 8, 9: edition, spell_draft,
+    heroes_pass_heroes); an unknown or malformed one is refused, never stored.
     """
     name = _validated_name(name)
     _validate_seat_count(seat_count)
     _validate_turn_times(turn_time_limit, reminder_after)
+    options = _validated_options(options)
     if zargon not in Room.Zargon.values:
         raise RoomError("Zargon is played by a person (“human”) or by the monster AI (“ai”).")
     quest = _enabled_quest(quest_slug)
@@ -142,6 +159,7 @@ def room_create(
             seat_count=seat_count,
             turn_time_limit=turn_time_limit,
             reminder_after=reminder_after,
+            options=options,
             zargon=zargon,
         )
         Seat.objects.bulk_create(

@@ -42,6 +42,7 @@ def _room_page(request: HttpRequest, room: Room) -> HttpResponse:
         # Someone with the invite link but no seat, after the launch: say so, no dead end.
         "locked_out": not is_open and my_seat is None,
         "is_full": services.room_is_full(room),
+        "rules_in_force": services.room_rules_in_force(room=room),
         "invite_url": request.build_absolute_uri(reverse("rooms:join", args=[room.invite_code])),
         "launch_url": _url_or("play:launch", room.pk, f"/rooms/{room.pk}/launch"),
         "game_url": _url_or("play:game", game_id, f"/games/{game_id}/") if game_id else None,
@@ -64,6 +65,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 quest_slug=form.cleaned_data["quest"].slug,
                 turn_time_limit=form.cleaned_data.get("turn_time_limit"),
                 reminder_after=form.cleaned_data.get("reminder_after"),
+                options=form.room_options(),
                 zargon=form.cleaned_data["zargon"],
             )
         except services.RoomError as error:

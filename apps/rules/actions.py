@@ -105,6 +105,32 @@ class DrinkPotion(HeroAction):
 
 
 @dataclass(frozen=True)
+class Give(HeroAction):
+    """Give a potion, gold or an artifact to another living hero (free, own turn only)."""
+
+    type: ClassVar[str] = "give"
+    recipient: str
+    item: str  # "potion", "gold" or the name of an artifact the giver holds
+    amount: int  # potions or gold coins; 1 for an artifact
+
+
+@dataclass(frozen=True)
+class LeaveBlock(HeroAction):
+    """Step ahead or back off a falling block that has just come down (docs/rules.md 7)."""
+
+    type: ClassVar[str] = "leave_block"
+    to: Square
+
+
+@dataclass(frozen=True)
+class ChooseSpells(HeroAction):
+    """The spell draft (room option): the Wizard, then the Elf, picks a spell element."""
+
+    type: ClassVar[str] = "choose_spells"
+    element: str  # air | fire | water | earth
+
+
+@dataclass(frozen=True)
 class TakeBelongings(HeroAction):
     type: ClassVar[str] = "take_belongings"
     from_hero: str  # JSON key "from"
@@ -143,6 +169,25 @@ class MonsterAttack(Action):
 
 
 @dataclass(frozen=True)
+class MonsterCast(Action):
+    """A monster casts one of its Dread spells (docs/rules.md 8b) as its action."""
+
+    type: ClassVar[str] = "monster_cast"
+    monster: str
+    spell: str
+    target: str  # a hero, the caster's own id, or a direction N/E/S/W (lightning_bolt)
+
+
+@dataclass(frozen=True)
+class CommandMove(Action):
+    """Zargon moves a hero under the Dread spell Command one square."""
+
+    type: ClassVar[str] = "command_move"
+    target: str
+    to: Square
+
+
+@dataclass(frozen=True)
 class EndActivation(Action):
     type: ClassVar[str] = "end_activation"
     monster: str
@@ -168,12 +213,17 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Disarm,
         Jump,
         DrinkPotion,
+        Give,
+        LeaveBlock,
+        ChooseSpells,
         TakeBelongings,
         SetAutoDrink,
         Escape,
         EndTurn,
         MonsterMove,
         MonsterAttack,
+        MonsterCast,
+        CommandMove,
         EndActivation,
         EndPhase,
     )
@@ -224,6 +274,10 @@ def _field_value(kind: str, key: str, name: str, value: Any) -> Any:
         ):
             raise BadActionJSON(f"{kind}: {key!r} must be a square [x, y]")
         return (value[0], value[1])
+    if name == "amount":
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise BadActionJSON(f"{kind}: {key!r} must be a whole number of at least 1")
+        return value
     if name == "on":
         if not isinstance(value, bool):
             raise BadActionJSON(f"{kind}: {key!r} must be true or false")

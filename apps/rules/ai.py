@@ -4,10 +4,10 @@ out of time.
 Pure and deterministic (same state, same choice; ties go by monster id, hero order and square):
 every action it returns is one of `legal_actions(state, 1)`. Its judgement, as a good Zargon's:
 
-- **Hit where it hurts.** A hero is worth attacking by the chance that the attack defeats it, then
-  by the Body it is expected to lose (rules.md 5: skulls against white shields). So a wounded hero
-  comes before a fresh one, and a hero in a pit (one defend die fewer) before one on firm ground;
-  the monster avoids attacking from a pit itself (one attack die fewer).
+- **Hit where it hurts.** A hero is worth attacking by the chance that the attack defeats it,
+  then by the Body it is expected to lose (docs/rules.md 5: skulls against white shields). So a
+  wounded hero comes before a fresh one, and a hero in a pit (one defend die fewer) before one on
+  firm ground; the monster avoids attacking from a pit itself (one attack die fewer).
 - **Attack rather than wander.** A monster that can reach a hero this activation goes for the best
   target within its movement (the nearest square from which to strike it) and attacks. One that
   cannot walks toward the heroes it can reach (walking distance around walls, closed doors,
@@ -30,13 +30,15 @@ from functools import cache
 from math import comb
 
 from .actions import Action, EndActivation, EndPhase, MonsterAttack, MonsterMove
+from .ai_dread import dread_choice
 from .board import Board
 from .combat import hero_defend_dice, with_pit
-from .data import HERO_ORDER, MONSTERS
+from .data import HERO_ORDER
 from .engine import apply, legal_actions
 from .events import ZARGON_SEAT
 from .geometry import ORTHOGONAL, step
 from .monsters import has_attacked, movement_left
+from .options import monster_stats
 from .quest import Square
 from .state import HeroState, MonsterState, State
 
@@ -73,6 +75,9 @@ def next_monster_action(state: State) -> Action | None:
         return None
     legal = legal_actions(state, ZARGON_SEAT)
     board = Board(state)
+    spell = dread_choice(board, legal)  # a villain's Dread spells first (ai_dread.py)
+    if spell is not None:
+        return spell
     active = state.monsters.get(state.mturn.monster or "")
     if active is not None and active.pub is not None and active.alive:
         plan = _plan(board, legal, active)
@@ -109,7 +114,7 @@ def monster_phase_actions(state: State, *, limit: int = 1000) -> list[Action]:
 
 def attack_harm(board: Board, m: MonsterState, at: Square, hero: HeroState) -> Harm:
     """What an attack by `m` standing on `at` is worth against `hero` (pits counted)."""
-    attack = with_pit(MONSTERS[m.kind].attack, board.in_pit(at))
+    attack = with_pit(monster_stats(board.s, m).attack, board.in_pit(at))  # villains' own
     return _harm(attack, hero_defend_dice(board, hero), hero.body)
 
 

@@ -21,6 +21,10 @@ class Board:
         self._seen_heroes: dict[Square, list[HeroState]] = {}
 
     @cached_property
+    def diagonal_attacks(self) -> bool:
+        return self.s.options.get("edition", "us") != "uk"
+
+    @cached_property
     def open_edges(self) -> frozenset[int]:
         geo = self.geo
         return frozenset(geo.edge_of_door[d] for d, ds in self.s.doors.items() if ds.open)
@@ -56,16 +60,14 @@ class Board:
     def known_blocked(self) -> frozenset[Square]:
         """The blocked squares the heroes know of (the `blocked` list of a hero seat's view):
         fallen blocks, and the quest's blocked squares in or next to a revealed area."""
-        geo, areas = self.geo, self.s.areas
+        geo = self.geo
 
         def shown(sq: Square) -> bool:
-            area = geo.area_of.get(sq)
-            if area is not None:
-                return area in areas
+            if sq in geo.area_of:
+                return self.revealed_square(sq)
             x, y = sq
             return any(
-                geo.area_of.get(nb) in areas
-                for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+                self.revealed_square(nb) for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
             )
 
         return frozenset(sq for sq in geo.blocked if shown(sq)) | frozenset(self.s.fallen_blocks)
@@ -96,8 +98,16 @@ class Board:
         return self.standable(sq) and not self.occupied(sq)
 
     def revealed_square(self, sq: Square) -> bool:
+        """Is `sq` shown to the heroes (its area revealed whole, or seen from afar)?"""
         area = self.geo.area_of.get(sq)
-        return area is not None and area in self.s.areas
+        if area is None or area not in self.s.areas:
+            return False
+        glimpsed = self.s.glimpsed.get(area)
+        return glimpsed is None or sq in self.glimpsed_squares
+
+    @cached_property
+    def glimpsed_squares(self) -> frozenset[Square]:
+        return frozenset(sq for squares in self.s.glimpsed.values() for sq in squares)
 
     def in_pit(self, sq: Square | None) -> bool:
         if sq is None:
@@ -139,7 +149,9 @@ class Board:
         """Which weapon a hero would use on a monster at `target`: 'melee', 'ranged' or None."""
         assert hero.position is not None
         melee = melee_weapon(hero)  # None: bare-handed, orthogonal only
-        if self.can_melee(hero.position, target, melee is not None and WEAPONS[melee].diagonal):
+        # UK rules: "You cannot attack diagonally", whatever the weapon (docs/rules.md 9)
+        diagonal = melee is not None and WEAPONS[melee].diagonal and self.diagonal_attacks
+        if self.can_melee(hero.position, target, diagonal):
             return "melee"
         if (
             ranged_weapon(hero) is not None

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from .board import Board, melee_weapon, ranged_weapon
 from .context import Ctx, cap, hero_name, monster_name
-from .data import ARMOUR, HEROES, MONSTERS, WEAPONS, display_name
+from .data import ARMOUR, HEAL_SPELL_AMOUNT, HEROES, WEAPONS, artifact_bonus, display_name
 from .events import Event, combat_dice, faces_text, make_event, red_dice
+from .options import monster_stats
 from .state import Drop, HeroState, MonsterState
 
 COURAGE_BONUS = 2
+HEALING_SPELLS = ("heal_body", "water_of_healing")
 
 
 def with_pit(dice: int, in_pit: bool) -> int:
@@ -22,7 +24,9 @@ def hero_attack_dice(board: Board, hero: HeroState, mode: str = "melee") -> int:
 
 def weapon_attack_dice(board: Board, hero: HeroState, weapon: str | None) -> int:
     """Attack dice with this weapon (None: bare-handed, one die), Courage and a pit counted."""
-    dice = WEAPONS[weapon].attack if weapon else 1
+    if "fear" in hero.effects:  # Dread Fear: one die, whatever the weapon (docs/rules.md 8b)
+        return 1
+    dice = (WEAPONS[weapon].attack if weapon else 1) + artifact_bonus(hero.artifacts, "attack")
     if "courage" in hero.effects:
         dice += COURAGE_BONUS
     return with_pit(dice, board.in_pit(hero.position))
@@ -30,19 +34,20 @@ def weapon_attack_dice(board: Board, hero: HeroState, weapon: str | None) -> int
 
 def hero_defend_dice(board: Board, hero: HeroState) -> int:
     dice = HEROES[hero.hero].defend + sum(ARMOUR[a].defend for a in hero.armour if a in ARMOUR)
+    dice += artifact_bonus(hero.artifacts, "defend")
     if "rock_skin" in hero.effects:
         dice += 1
     return with_pit(dice, board.in_pit(hero.position))
 
 
 def monster_attack_dice(board: Board, m: MonsterState) -> int:
-    return with_pit(MONSTERS[m.kind].attack, board.in_pit(m.position))
+    return with_pit(monster_stats(board.s, m).attack, board.in_pit(m.position))
 
 
 def monster_defend_dice(board: Board, m: MonsterState) -> int:
     if m.asleep:
         return 0  # a sleeping monster rolls no defence dice until it wakes
-    return with_pit(MONSTERS[m.kind].defend, board.in_pit(m.position))
+    return with_pit(monster_stats(board.s, m).defend, board.in_pit(m.position))
 
 
 # --- damage ------------------------------------------------------------------------------------
@@ -57,7 +62,39 @@ def damage_hero(ctx: Ctx, hero: HeroState, amount: int) -> list[Event]:
         return []
     if hero.potions > 0 and hero.auto_drink:
         return [drink_potion(ctx, hero, automatic=True)]
+    spell = self_healing_spell(ctx, hero)
+    if spell is not None and hero.auto_drink:
+        return [heal_self(ctx, hero, spell)]
     return [hero_falls(ctx, hero)]
+
+
+def self_healing_spell(ctx: Ctx, hero: HeroState) -> str | None:
+    """A healing spell a hero at 0 Body may still cast on themself: held, and no action taken
+    yet this round (docs/rules.md 5; 000, Dead Heroes)."""
+    if hero.acted_round == ctx.s.round:
+        return None
+    return next((sp for sp in HEALING_SPELLS if sp in hero.spells), None)
+
+
+def heal_self(ctx: Ctx, hero: HeroState, spell: str) -> Event:
+    """Cast the healing spell at death's door; it is the hero's action for this round."""
+    s = ctx.s
+    hero.spells.remove(spell)
+    hero.body = min(hero.body_max, HEAL_SPELL_AMOUNT)
+    hero.acted_round = s.round
+    if s.phase == "heroes" and s.turn.hero == hero.hero:
+        s.turn.has_acted = True
+        if s.turn.has_moved:
+            s.turn.movement_left = 0
+    title = spell.replace("_", " ").title()
+    return make_event(
+        "spell",
+        f"{cap(hero_name(hero))} casts {title} on themself at death's door and regains "
+        f"{hero.body} Body.",
+        hero=hero.hero,
+        spell=spell,
+        target=hero.hero,
+    )
 
 
 def drink_potion(ctx: Ctx, hero: HeroState, automatic: bool = False) -> Event:
@@ -88,7 +125,15 @@ def hero_falls(ctx: Ctx, hero: HeroState) -> Event:
         for h in s.heroes.values()
         if h.playing and h.position is not None and ctx.geo.area_of.get(h.position) == area
     ]
-    has_belongings = hero.gold or hero.potions or hero.tool_kit or hero.artifacts or hero.items
+    has_belongings = (
+        hero.gold
+        or hero.potions
+        or hero.tool_kit
+        or hero.artifacts
+        or hero.items
+        or hero.weapon
+        or hero.armour
+    )
     if square is not None and area is not None and witnesses and has_belongings:
         s.drops.append(
             Drop(
@@ -100,13 +145,15 @@ def hero_falls(ctx: Ctx, hero: HeroState) -> Event:
                 hero.tool_kit,
                 list(hero.artifacts),
                 list(hero.items),
+                hero.weapon,
+                list(hero.armour),
             )
         )
         text += " Their belongings lie on the floor."
     elif has_belongings:
         text += " The monsters claim their belongings."
     hero.gold, hero.potions, hero.tool_kit = 0, 0, False
-    hero.artifacts, hero.items = [], []
+    hero.artifacts, hero.items, hero.weapon, hero.armour = [], [], "", []
     if s.phase == "heroes" and s.turn.hero == hero.hero:
         ctx.end_turn = True
     return make_event("hero_fallen", text, hero=hero.hero)
@@ -129,7 +176,7 @@ def damage_monster(ctx: Ctx, m: MonsterState, amount: int) -> bool:
 
 
 def monster_loss_text(m: MonsterState, hits: int, defeated: bool) -> str:
-    name = display_name(m.kind)
+    name = m.name or display_name(m.kind)
     if hits <= 0:
         return f"{name} takes no damage"
     text = f"{name} loses {hits} Body"
@@ -160,12 +207,18 @@ def roll_against_monster(
     """Roll attack dice at a monster, let it defend with black shields, apply the damage."""
     board = ctx.board()
     attack = ctx.dice.combats(attack_dice)
-    defend_n = monster_defend_dice(board, m)
+    # no skull, no defence roll (docs/rules.md 5: "your opponent need not defend")
+    defend_n = monster_defend_dice(board, m) if "skull" in attack else 0
     defend = ctx.dice.combats(defend_n)
     hits = max(0, attack.count("skull") - defend.count("black_shield"))
-    short = display_name(m.kind)
+    short = m.name or display_name(m.kind)
     defeated = damage_monster(ctx, m, hits)
-    defence = f"{short} rolls {faces_text(defend)}" if defend_n else f"{short} cannot defend"
+    if defend_n:
+        defence = f"{short} rolls {faces_text(defend)}"
+    elif "skull" not in attack:
+        defence = f"{short} need not defend"
+    else:
+        defence = f"{short} cannot defend"
     text = (
         f"{cap(attacker_text)} {verb} {monster_name(m)}: {faces_text(attack)}; {defence}; "
         f"{monster_loss_text(m, hits, defeated)}."
@@ -187,13 +240,15 @@ def roll_against_monster(
 def monster_attacks_hero(ctx: Ctx, m: MonsterState, hero: HeroState) -> None:
     board = ctx.board()
     attack = ctx.dice.combats(monster_attack_dice(board, m))
-    defend = ctx.dice.combats(hero_defend_dice(board, hero))
+    scored = "skull" in attack  # no skull, no defence roll (docs/rules.md 5)
+    defend = ctx.dice.combats(hero_defend_dice(board, hero) if scored else 0)
     hits = max(0, attack.count("skull") - defend.count("white_shield"))
     follow = damage_hero(ctx, hero, hits)
     loss = f"loses {hits} Body" if hits else "takes no damage"
+    defence = f"rolls {faces_text(defend)}" if scored else "need not defend"
     text = (
         f"{cap(monster_name(m))} attacks {hero_name(hero)}: {faces_text(attack)}; "
-        f"{hero_name(hero)} rolls {faces_text(defend)}; {hero_name(hero)} {loss}."
+        f"{hero_name(hero)} {defence}; {hero_name(hero)} {loss}."
     )
     ctx.emit(
         make_event(

@@ -51,7 +51,7 @@ def hero_name(hero: HeroState | str) -> str:
 
 def monster_name(m: MonsterState) -> str:
     """'the orc (m3)'; unrevealed monsters never appear in hero-visible text."""
-    base = display_name(m.kind)
+    base = m.name or display_name(m.kind)
     return f"{base} ({m.pub})" if m.pub else base
 
 

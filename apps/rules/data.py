@@ -78,6 +78,19 @@ SPELLS: dict[str, SpellDef] = {
 }
 
 
+# Zargon's Dread spells (docs/rules.md 8b), given to monsters by a quest
+DREAD_SPELLS: tuple[str, ...] = (
+    "ball_of_flame",
+    "fear",
+    "sleep",
+    "tempest",
+    "command",
+    "summon_undead",
+    "escape",
+    "lightning_bolt",
+)
+
+
 def spells_of(*elements: str) -> tuple[str, ...]:
     return tuple(name for name, s in SPELLS.items() if s.element in elements)
 
@@ -128,6 +141,37 @@ ARMOUR: dict[str, Armour] = {
         Armour("plate_mail", 850, 2, one_movement_die=True),
     )
 }
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """A quest's artifact (a special treasure that stays on the character sheet, docs/rules.md
+    12). A quest file names it by `name`; the effect holds while a hero carries it."""
+
+    name: str
+    text: str
+    attack: int = 0  # extra attack dice
+    defend: int = 0  # extra defend dice
+    key: bool = False  # opens the doors a quest locks with it
+
+
+ARTIFACTS: dict[str, Artifact] = {
+    a.name: a
+    for a in (
+        Artifact(
+            "Ember Key", "a black iron key, warm to the touch: it opens the Sealed Forge", key=True
+        ),
+        Artifact("Emberbrand", "a blade that never cools: +1 attack die", attack=1),
+        Artifact("Cinder Mantle", "a cloak of woven ash: +1 defend die", defend=1),
+        Artifact("Heart of Ash", "the cold heart of the Cinder Lord: proof the fire is out"),
+    )
+}
+
+
+def artifact_bonus(artifacts: list[str], stat: str) -> int:
+    """Extra attack or defend dice from the artifacts a hero carries (each counts once)."""
+    return sum(getattr(ARTIFACTS[a], stat) for a in set(artifacts) if a in ARTIFACTS)
+
 
 TOOL_KIT_PRICE = 250
 # The Wizard may also wear a cloak (docs/rules.md 1); it has no defend value in our tables.

@@ -8,17 +8,19 @@ from pathlib import Path
 from typing import Any
 
 from . import actions as A
+from . import draft as DR
+from . import dread as D
 from . import hero_turn as H
 from . import monsters as Z
 from . import search as S
 from . import spells as SP
 from . import traps as T
 from .board import Board
-from .context import Ctx, hero_name
+from .context import Ctx, cap, hero_name
 from .data import (
+    ARMOUR,
     HERO_ORDER,
     HEROES,
-    MONSTERS,
     WEAPONS,
     equipment_problem,
     heroes_of_seat,
@@ -27,6 +29,7 @@ from .data import (
 )
 from .dice import Dice, seed_rng
 from .events import ZARGON_SEAT, Event, make_event
+from .options import check_game_options, monster_stats, option
 from .quest import Quest
 from .reveal import reveal_area, update_reveals
 from .state import DoorState, HeroState, MonsterState, State, TrapState
@@ -83,14 +86,18 @@ def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None
     if not 2 <= seats <= 5:
         raise ValueError("a quest needs 2 to 5 seats")
     options = dict(options or {})
+    check_game_options(options)
     register_quest(quest)
     s = State(quest=quest, seats=seats, seed=seed, options=options, rng=seed_rng(seed))
     hero_opts = options.get("heroes", {})
     for hero in HERO_ORDER:
         s.heroes[hero] = make_hero(hero, quest.hero_starts[hero], hero_opts.get(hero, {}))
     for m in quest.monsters:
-        stats = MONSTERS[m.kind]
-        s.monsters[m.id] = MonsterState(m.id, m.kind, m.square, stats.body, stats.body)
+        monster = MonsterState(
+            m.id, m.kind, m.square, 0, 0, dread_spells=list(m.dread_spells), name=m.name
+        )
+        monster.body = monster.body_max = monster_stats(s, monster).body
+        s.monsters[m.id] = monster
     s.doors = {d.id: DoorState() for d in quest.doors}
     s.traps = {t.id: TrapState() for t in quest.traps}
     dice = Dice(s.rng)
@@ -100,7 +107,10 @@ def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None
     ctx.emit(make_event("quest_start", f"The quest begins: {quest.name}."))
     reveal_area(ctx, quest.entrance)
     update_reveals(ctx)
-    start_hero_turn(ctx, HERO_ORDER[0])
+    if option(s, "spell_draft"):
+        DR.start_draft(ctx)
+    else:
+        start_hero_turn(ctx, HERO_ORDER[0])
     ctx.finish()
     return s
 
@@ -112,7 +122,7 @@ def make_hero(hero: str, start: tuple[int, int], opts: dict[str, Any]) -> HeroSt
     problem = equipment_problem(hero, weapon, armour)
     if problem:
         raise ValueError(problem)
-    items = [i for i in opts.get("items", []) if i in WEAPONS]
+    items = [i for i in opts.get("items", []) if i in WEAPONS or i in ARMOUR]
     body_max = int(opts.get("body_max", stats.body))
     mind_max = int(opts.get("mind_max", stats.mind))
     return HeroState(
@@ -151,12 +161,17 @@ RULES: dict[type[A.Action], tuple[Check, Do]] = {
     A.Disarm: (T.check_disarm, T.do_disarm),
     A.Jump: (T.check_jump, T.do_jump),
     A.DrinkPotion: (H.check_drink, H.do_drink),
+    A.Give: (H.check_give, H.do_give),
+    A.ChooseSpells: (DR.check_choose, DR.do_choose),
+    A.LeaveBlock: (T.check_leave_block, T.do_leave_block),
     A.TakeBelongings: (H.check_take, H.do_take),
     A.SetAutoDrink: (lambda b, a: None, H.do_set_auto_drink),
     A.Escape: (H.check_escape, H.do_escape),
     A.EndTurn: (lambda b, a: None, H.do_end_turn),
     A.MonsterMove: (Z.check_monster_move, Z.do_monster_move),
     A.MonsterAttack: (Z.check_monster_attack, Z.do_monster_attack),
+    A.MonsterCast: (D.check_monster_cast, D.do_monster_cast),
+    A.CommandMove: (D.check_command_move, D.do_command_move),
     A.EndActivation: (Z.check_end_activation, Z.do_end_activation),
     A.EndPhase: (Z.check_end_phase, Z.do_end_phase),
 }
@@ -171,10 +186,18 @@ def turn_problem(s: State, seat: int, action: A.Action) -> str | None:
             return f"There is no hero called {action.hero!r}."
         if seat_of_hero(s.seats, action.hero) != seat:
             return f"You do not control {hero_name(action.hero)}."
-        if isinstance(action, A.SetAutoDrink):
-            return None
+        if isinstance(action, A.SetAutoDrink | A.DrinkPotion):
+            return None  # any time (docs/rules.md 3)
+        if s.phase == "draft" and s.turn.hero == action.hero:
+            if isinstance(action, A.ChooseSpells | A.EndTurn):
+                return None
+            return f"{cap(hero_name(action.hero))} must first choose a spell element."
+        if isinstance(action, A.ChooseSpells):
+            return "The spell draft is over."
         if s.phase != "heroes" or s.turn.hero != action.hero:
             return f"It is not {hero_name(action.hero)}'s turn."
+        if T.block_pending(s) and not isinstance(action, A.LeaveBlock | A.EndTurn):
+            return f"{cap(hero_name(action.hero))} must first step ahead or back off the block."
         return None
     if seat != ZARGON_SEAT:
         return "Only Zargon commands the monsters."
@@ -196,20 +219,27 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
     if state.outcome is not None:
         return []
     board = Board(state)
+    candidates: list[A.Action] = []
     if state.phase == "monsters":
-        if seat != ZARGON_SEAT:
-            return []
-        candidates = Z.zargon_candidates(board)
+        if seat == ZARGON_SEAT:
+            candidates = Z.zargon_candidates(board)
     else:
         hero = state.turn.hero
-        if hero is None or seat_of_hero(state.seats, hero) != seat:
-            return []
-        candidates = hero_candidates(board, state.heroes[hero])
-    return [a for a in candidates if RULES[type(a)][0](board, a) is None]
+        if hero is not None and seat_of_hero(state.seats, hero) == seat:
+            if state.phase == "draft":
+                candidates = DR.draft_candidates(state)
+            else:
+                candidates = hero_candidates(board, state.heroes[hero])
+    legal = [a for a in candidates if RULES[type(a)][0](board, a) is None]
+    if seat != ZARGON_SEAT:  # potions are drunk at any time (docs/rules.md 3)
+        legal += [a for a in H.drink_candidates(state, seat) if check(board, seat, a) is None]
+    return legal
 
 
 def hero_candidates(b: Board, h: HeroState) -> list[A.Action]:
     name = h.hero
+    if T.block_pending(b.s):
+        return [A.LeaveBlock(name, to) for to in T.block_exits(b, h)]
     out: list[A.Action] = [A.RollMovement(name)]
     out += [A.Move(name, to) for to in H.move_candidates(b, h)]
     out += [A.OpenDoor(name, d) for d in H.door_candidates(b, h)]
@@ -219,7 +249,7 @@ def hero_candidates(b: Board, h: HeroState) -> list[A.Action]:
     out += [A.SearchTreasure(name), A.SearchTraps(name), A.SearchSecretDoors(name)]
     out += [A.Disarm(name, ts.pub) for ts in b.s.traps.values() if ts.pub]
     out += T.jump_candidates(b, h)
-    out += [A.DrinkPotion(name)]
+    out += H.give_candidates(b.s, h)
     out += [A.TakeBelongings(name, d.hero) for d in b.s.drops]
     out += [A.Escape(name), A.EndTurn(name)]
     return out

@@ -92,6 +92,8 @@ class Geometry:
                 )
         self._pvs: dict[Square, tuple[Square, ...]] = {}
         self._pv_areas: dict[Square, dict[Square, tuple[str, ...]]] = {}
+        self._pv_squares: dict[Square, dict[Square, tuple[Square, ...]]] = {}
+        self.room_areas = frozenset(a.id for a in quest.areas.values() if a.kind == "room")
 
     # --- squares and edges -------------------------------------------------------------------
     def all_squares(self) -> Iterator[Square]:
@@ -201,7 +203,7 @@ class Geometry:
                 y += sy
                 j += 1
             else:
-                if self._corner_blocks(x, y, sx, sy, open_doors):
+                if self._corner_blocks(x, y, sx, sy, open_doors, blockers):
                     return False
                 x += sx
                 y += sy
@@ -211,17 +213,34 @@ class Geometry:
                 return False
         return True
 
-    def _corner_blocks(self, x: int, y: int, sx: int, sy: int, open_doors: Collection[int]) -> bool:
-        """Going diagonally from (x, y) to (x+sx, y+sy) through their shared corner."""
+    def _corner_blocks(
+        self,
+        x: int,
+        y: int,
+        sx: int,
+        sy: int,
+        open_doors: Collection[int],
+        blockers: Collection[int],
+    ) -> bool:
+        """Going diagonally from (x, y) to (x+sx, y+sy) through their shared corner.
+
+        A pinch point blocks (docs/rules.md 4): the line is stopped when something blocking touches
+        the corner on both sides of it (a wall or closed door there, or a blocking square: rock,
+        a blocked square, a figure). One blocking corner alone is only touched, never crossed.
+        """
 
         def closed(p: Square, q: Square) -> bool:
             e = self.edge(p, q)
             return e in self.blockable and e not in open_doors
 
+        def solid(p: Square) -> bool:
+            idx = self.index(p)
+            return idx in self.static_sight_block or idx in blockers
+
         here, there = (x, y), (x + sx, y + sy)
         via_x, via_y = (x + sx, y), (x, y + sy)
-        round_x = closed(here, via_x) or closed(via_x, there)
-        round_y = closed(here, via_y) or closed(via_y, there)
+        round_x = closed(here, via_x) or closed(via_x, there) or solid(via_x)
+        round_y = closed(here, via_y) or closed(via_y, there) or solid(via_y)
         return round_x and round_y
 
     def potentially_visible(self, sq: Square) -> tuple[Square, ...]:
@@ -259,6 +278,16 @@ class Geometry:
             areas.append(self.area_of[target])
             cached = tuple(dict.fromkeys(areas))
             per_sq[target] = cached
+        return cached
+
+    def seen_squares(self, sq: Square, target: Square) -> tuple[Square, ...]:
+        """The playable squares a sight line from `sq` to `target` shows: those it passes
+        through and the target. Cached; `target` comes from `potentially_visible(sq)`."""
+        per_sq = self._pv_squares.setdefault(sq, {})
+        cached = per_sq.get(target)
+        if cached is None:
+            line = [p for p in self.line_squares(sq, target) if p in self.area_of]
+            cached = per_sq[target] = (*line, target)
         return cached
 
     def line_squares(self, a: Square, b: Square) -> list[Square]:

@@ -10,9 +10,10 @@ from . import actions as A
 from .board import Board
 from .combat import drink_potion, hero_attack_dice, roll_against_monster, weapon_attack_dice
 from .context import Ctx, cap, hero_name, square_text
-from .data import ARMOUR, WEAPONS, equipment_problem
+from .data import ARMOUR, WEAPONS, equipment_problem, seat_of_hero
 from .events import make_event, red_dice
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
+from .options import option
 from .quest import Square
 from .reveal import reveal_area
 from .state import HeroState, State
@@ -32,6 +33,8 @@ def main_action_used(s: State, hero: HeroState) -> str | None:
 def mark_acted(s: State) -> None:
     """Acting after moving forfeits the rest of the movement (never move-act-move)."""
     s.turn.has_acted = True
+    if s.turn.hero is not None:
+        s.heroes[s.turn.hero].acted_round = s.round
     if s.turn.has_moved:
         s.turn.movement_left = 0
 
@@ -84,9 +87,19 @@ def move_cost(b: Board, h: HeroState, to: Square) -> int | str:
     assert pos is not None
     if is_orthogonal_neighbour(pos, to):
         return _step_cost(b, h, pos, to)
-    if "veil_of_mist" in h.effects:
+    if "veil_of_mist" in h.effects or option(b.s, "heroes_pass_heroes"):
         return _veil_cost(b, h, pos, to)
     return "Heroes move one square at a time, and never diagonally."
+
+
+def passable(b: Board, h: HeroState, sq: Square) -> bool:
+    """May the hero pass through (not stop on) this square: a revealed monster's under Veil of
+    Mist, another hero's when the room lets heroes pass heroes (docs/rules.md 3, 8)."""
+    if not b.visible_figure(sq):
+        return False
+    if sq in b.monsters_at:
+        return "veil_of_mist" in h.effects
+    return option(b.s, "heroes_pass_heroes")
 
 
 def _step_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:
@@ -103,14 +116,15 @@ def _arrival_cost(b: Board, h: HeroState, to: Square, cost: int) -> int | str:
     if to in b.known_blocked or (b.revealed_square(to) and not b.standable(to)):
         return "That square is blocked."
     if b.visible_figure(to):
-        if to in b.monsters_at and "veil_of_mist" in h.effects:
-            return "The hero may pass through monsters but not stop on their square."
+        if passable(b, h, to):
+            return "The hero may pass through that figure but not stop on its square."
         return "Another figure stands on that square."
     return cost
 
 
 def _veil_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:
-    """Veil of Mist: straight on through squares of revealed monsters to the next square."""
+    """Straight on through squares of figures the hero may pass (Veil of Mist: revealed
+    monsters; the heroes_pass_heroes room option: heroes) to the next square."""
     dx, dy = to[0] - pos[0], to[1] - pos[1]
     if dx and dy:
         return "Heroes move one square at a time, and never diagonally."
@@ -119,7 +133,7 @@ def _veil_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:
     here = pos
     for _ in range(dist - 1):
         nxt = step(here, d)
-        if not b.edge_open(here, nxt) or nxt not in b.monsters_at or not b.visible_figure(nxt):
+        if not b.edge_open(here, nxt) or not passable(b, h, nxt):
             return "Heroes move one square at a time, and never diagonally."
         here = nxt
     if not b.geo.in_grid(to):
@@ -150,13 +164,14 @@ def move_candidates(b: Board, h: HeroState) -> list[Square]:
     pos = h.position
     assert pos is not None
     out = [step(pos, d) for d in ORTHOGONAL]
-    if "veil_of_mist" in h.effects:
-        for d in ORTHOGONAL:
-            here = step(pos, d)
-            while here in b.monsters_at and b.visible_figure(here):
-                here = step(here, d)
-                if here not in b.monsters_at or not b.visible_figure(here):
-                    out.append(here)
+    if "veil_of_mist" not in h.effects and not option(b.s, "heroes_pass_heroes"):
+        return out
+    for d in ORTHOGONAL:  # past a line of figures the hero may pass through
+        here = step(pos, d)
+        while passable(b, h, here):
+            here = step(here, d)
+            if not passable(b, h, here):
+                out.append(here)
     return out
 
 
@@ -183,7 +198,7 @@ def do_move(ctx: Ctx, a: A.Move) -> None:
         )
         return
     area = ctx.geo.area_of[a.to]
-    if area not in s.areas:  # the unknown square shows itself: its area is revealed
+    if area not in s.areas or area in s.glimpsed:  # standing in an area reveals it whole
         reveal_area(ctx, area)
     if not ctx.board().free(a.to):
         text = (
@@ -219,8 +234,11 @@ def check_open_door(b: Board, a: A.OpenDoor) -> str | None:
     if b.s.doors[door_id].open:
         return "That door is already open."
     door = b.geo.doors[door_id]
-    if hero_of(b.s, a).position not in (door.a, door.b):
+    h = hero_of(b.s, a)
+    if h.position not in (door.a, door.b):
         return "The hero must stand next to the door to open it."
+    if door.locked_by is not None and door.locked_by not in h.artifacts:
+        return f"The door is locked: it opens only to the {door.locked_by}."
     return None
 
 
@@ -257,13 +275,94 @@ def do_open_door(ctx: Ctx, a: A.OpenDoor) -> None:
 
 # --- free actions ------------------------------------------------------------------------------
 def check_drink(b: Board, a: A.DrinkPotion) -> str | None:
-    if hero_of(b.s, a).potions <= 0:
+    """A potion may be drunk at any time, also outside the hero's turn (docs/rules.md 3)."""
+    h = hero_of(b.s, a)
+    if not h.playing:
+        return f"{cap(hero_name(a.hero))} is no longer in the dungeon."
+    if h.potions <= 0:
         return f"{cap(hero_name(a.hero))} has no healing potion."
     return None
 
 
 def do_drink(ctx: Ctx, a: A.DrinkPotion) -> None:
     ctx.emit(drink_potion(ctx, hero_of(ctx.s, a)))
+
+
+def drink_candidates(s: State, seat: int) -> list[A.DrinkPotion]:
+    return [
+        A.DrinkPotion(h.hero)
+        for h in s.heroes.values()
+        if h.playing and h.potions > 0 and seat_of_hero(s.seats, h.hero) == seat
+    ]
+
+
+def check_give(b: Board, a: A.Give) -> str | None:
+    """Potions, gold and artifacts change hands on the giver's own turn (docs/rules.md 3)."""
+    s = b.s
+    giver = hero_of(s, a)
+    taker = s.heroes.get(a.recipient)
+    if taker is None or taker is giver or not taker.playing:
+        return "Give to another hero still in the dungeon."
+    if a.item == "potion":
+        held = giver.potions
+    elif a.item == "gold":
+        held = giver.gold
+    elif a.item in giver.artifacts:
+        held = 1
+    else:
+        return f"{cap(hero_name(giver))} has no {a.item.replace('_', ' ')} to give."
+    if a.amount > held:
+        return f"{cap(hero_name(giver))} does not have that many to give."
+    return None
+
+
+def give_candidates(s: State, h: HeroState) -> list[A.Give]:
+    """One of each: a potion, all the gold (any smaller amount is legal too), each artifact."""
+    out: list[A.Give] = []
+    for other in s.heroes.values():
+        if other is h or not other.playing:
+            continue
+        if h.potions:
+            out.append(A.Give(h.hero, other.hero, "potion", 1))
+        if h.gold:
+            out.append(A.Give(h.hero, other.hero, "gold", h.gold))
+        out += [A.Give(h.hero, other.hero, art, 1) for art in dict.fromkeys(h.artifacts)]
+    return out
+
+
+def do_give(ctx: Ctx, a: A.Give) -> None:
+    s = ctx.s
+    giver, taker = hero_of(s, a), s.heroes[a.recipient]
+    if a.item == "potion":
+        giver.potions -= a.amount
+        taker.potions += a.amount
+        what = "a healing potion" if a.amount == 1 else f"{a.amount} healing potions"
+    elif a.item == "gold":
+        giver.gold -= a.amount
+        taker.gold += a.amount
+        what = f"{a.amount} gold coins"
+    else:
+        giver.artifacts.remove(a.item)
+        taker.artifacts.append(a.item)
+        what = a.item
+    seats = sorted({ctx.hero_seat(giver.hero), ctx.hero_seat(taker.hero)})
+    who = f"{cap(hero_name(giver))} gives"
+    ctx.emit(
+        make_event(
+            "give",
+            f"{who} {what} to {hero_name(taker)}.",
+            audience=seats,  # what a hero carries is private to its seat (docs/rules.md 13)
+            hero=giver.hero,
+            recipient=taker.hero,
+            item=a.item,
+            amount=a.amount,
+            redacted={
+                "text": f"{who} something to {hero_name(taker)}.",
+                "hero": giver.hero,
+                "recipient": taker.hero,
+            },
+        )
+    )
 
 
 def check_take(b: Board, a: A.TakeBelongings) -> str | None:
@@ -286,6 +385,10 @@ def do_take(ctx: Ctx, a: A.TakeBelongings) -> None:
     h.tool_kit = h.tool_kit or drop.tool_kit
     h.artifacts.extend(drop.artifacts)
     h.items.extend(drop.items)
+    for piece in drop.armour:
+        take_armour(h, piece)
+    if drop.weapon:
+        take_weapon(h, drop.weapon)
     ctx.emit(
         make_event(
             "belongings_taken",
@@ -294,6 +397,29 @@ def do_take(ctx: Ctx, a: A.TakeBelongings) -> None:
             source=drop.hero,
         )
     )
+
+
+def take_weapon(h: HeroState, weapon: str) -> None:
+    """A taken weapon is wielded when the hero may use it and it beats the wielded one;
+    otherwise it is carried, unwielded (docs/rules.md 5)."""
+    current = WEAPONS.get(h.weapon)
+    usable = weapon in WEAPONS and equipment_problem(h.hero, weapon, h.armour) is None
+    better = current is None or WEAPONS[weapon].attack > current.attack
+    if usable and better and not WEAPONS[weapon].ranged:
+        if h.weapon:
+            h.items.append(h.weapon)
+        h.weapon = weapon
+    else:
+        h.items.append(weapon)
+
+
+def take_armour(h: HeroState, piece: str) -> None:
+    """Taken armour is worn when the hero may wear it and wears none of the kind; else carried."""
+    wearable = equipment_problem(h.hero, h.weapon, [*h.armour, piece]) is None
+    if wearable and piece not in h.armour:
+        h.armour.append(piece)
+    else:
+        h.items.append(piece)
 
 
 def do_set_auto_drink(ctx: Ctx, a: A.SetAutoDrink) -> None:
@@ -310,6 +436,18 @@ def do_set_auto_drink(ctx: Ctx, a: A.SetAutoDrink) -> None:
 
 
 def do_end_turn(ctx: Ctx, a: A.EndTurn) -> None:
+    """End the turn; one that must still step off a falling block steps back first, and one
+    that ends a spell draft turn takes the first element left (a timed-out turn never stalls)."""
+    from .draft import end_draft_turn
+    from .traps import block_exits, block_pending, do_leave_block
+
+    if ctx.s.phase == "draft":
+        end_draft_turn(ctx)
+        return
+    if block_pending(ctx.s):
+        exits = block_exits(ctx.board(), hero_of(ctx.s, a))
+        if exits:
+            do_leave_block(ctx, A.LeaveBlock(a.hero, exits[-1]))  # back where they came from
     ctx.end_turn = True
 
 
@@ -422,19 +560,22 @@ def check_escape(b: Board, a: A.Escape) -> str | None:
     reason = main_action_used(b.s, h)
     if reason:
         return reason
-    if not b.s.villain_defeated:
-        return "No one may escape before the quest's villain is defeated."
     if h.position not in b.s.quest.stairway:
         return "The hero must stand on the stairway to escape."
     return None
 
 
 def do_escape(ctx: Ctx, a: A.Escape) -> None:
+    """Leave by the stairway: after the villain falls, to win; before, to retreat (docs/rules.md
+    11: the quest ends as a retreat once every surviving hero has left with the villain alive)."""
     h = hero_of(ctx.s, a)
     mark_acted(ctx.s)
     h.status = "escaped"
     h.position = None
     ctx.end_turn = True
-    ctx.emit(
-        make_event("escape", f"{cap(hero_name(h))} climbs the stairway to safety.", hero=h.hero)
+    text = (
+        f"{cap(hero_name(h))} climbs the stairway to safety."
+        if ctx.s.villain_defeated
+        else f"{cap(hero_name(h))} retreats up the stairway, leaving the quest unfinished."
     )
+    ctx.emit(make_event("escape", text, hero=h.hero, retreat=not ctx.s.villain_defeated))

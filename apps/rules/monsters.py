@@ -6,9 +6,9 @@ from . import actions as A
 from .board import Board
 from .combat import monster_attacks_hero
 from .context import Ctx, cap, monster_name, square_text
-from .data import MONSTERS
 from .events import make_event
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
+from .options import monster_stats
 from .quest import Square
 from .state import MonsterState, MonsterTurn, State
 from .turns import end_monster_phase
@@ -35,7 +35,7 @@ def activation_problem(s: State, m: MonsterState | None) -> str | None:
 
 
 def movement_left(s: State, m: MonsterState) -> int:
-    return s.mturn.movement_left if s.mturn.monster == m.key else MONSTERS[m.kind].move
+    return s.mturn.movement_left if s.mturn.monster == m.key else monster_stats(s, m).move
 
 
 def has_attacked(s: State, m: MonsterState) -> bool:
@@ -99,7 +99,7 @@ def begin_activation(ctx: Ctx, m: MonsterState) -> None:
     if s.mturn.monster == m.key:
         return
     m.activated = True
-    s.mturn = MonsterTurn(monster=m.key, movement_left=MONSTERS[m.kind].move)
+    s.mturn = MonsterTurn(monster=m.key, movement_left=monster_stats(s, m).move)
 
 
 def do_monster_move(ctx: Ctx, a: A.MonsterMove) -> None:
@@ -129,7 +129,9 @@ def attack_targets(b: Board, m: MonsterState) -> list[str]:
     return [
         h.hero
         for sq, h in b.heroes_at.items()
-        if is_orthogonal_neighbour(pos, sq) and b.edge_open(pos, sq)
+        if is_orthogonal_neighbour(pos, sq)
+        and b.edge_open(pos, sq)
+        and m.only_attacks in (None, h.hero)  # a new wandering monster: its searcher only
     ]
 
 
@@ -178,6 +180,8 @@ def do_end_phase(ctx: Ctx, a: A.EndPhase) -> None:
 
 
 def zargon_candidates(b: Board) -> list[A.Action]:
+    from .dread import cast_candidates, command_candidates
+
     s = b.s
     out: list[A.Action] = []
     for m in s.monsters.values():
@@ -185,7 +189,9 @@ def zargon_candidates(b: Board) -> list[A.Action]:
             continue
         out.extend(A.MonsterMove(m.pub, to) for to in monster_move_candidates(b, m))
         out.extend(A.MonsterAttack(m.pub, hero) for hero in attack_targets(b, m))
+        out.extend(cast_candidates(b, m))
         if s.mturn.monster == m.key:
             out.append(A.EndActivation(m.pub))
+    out.extend(command_candidates(b))
     out.append(A.EndPhase())
     return out

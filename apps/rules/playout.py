@@ -21,6 +21,10 @@ WEIGHTS = {
     "attack": 30,
     "throw": 3,
     "monster_attack": 30,
+    "monster_cast": 20,
+    "command_move": 4,
+    "leave_block": 5,
+    "give": 1,
     "open_door": 12,
     "roll_movement": 20,
     "cast": 3,
@@ -42,6 +46,8 @@ WEIGHTS = {
 
 def pick(state: State, actions: list[Action], rnd: random.Random) -> Action:
     weights = [float(WEIGHTS.get(a.type, 1)) for a in actions]
+    if not state.villain_defeated:  # a retreat is legal but rare, so most playouts are fought out
+        weights = [0.05 if a.type == "escape" else w for a, w in zip(actions, weights, strict=True)]
     if any(isinstance(a, Move | MonsterMove) for a in actions):
         dist = distances_to_goals(state)
         for i, a in enumerate(actions):

@@ -8,7 +8,10 @@ Squares are `(x, y)` tuples, x from 0 to width-1 (west to east), y from 0 to hei
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
+
+from .data import MonsterStats
 
 Square = tuple[int, int]
 AreaKind = Literal["room", "passage"]
@@ -31,6 +34,7 @@ class Door:
     a: Square
     b: Square
     secret: bool = False
+    locked_by: str | None = None  # an artifact (a key) a hero must carry to open it
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,12 @@ class MonsterDef:
     id: str
     kind: str  # goblin, orc, abomination, skeleton, zombie, mummy, dread_warrior, gargoyle, ...
     square: Square
+    name: str | None = None  # a named monster (a villain): "Vorgash the Cinder Lord"
+    stats: MonsterStats | None = None  # the quest's own statistics (villains), any edition
+    dread_spells: tuple[
+        str, ...
+    ] = ()  # Zargon's Dread spells this monster holds (docs/rules.md 8b)
+    escape_to: Square | None = None  # where the Dread spell Escape takes it
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,7 @@ class SpecialTreasure:
     text: str
     gold: int = 0
     potions: int = 0
+    artifact: str | None = None  # an artifact of data.ARTIFACTS the finder keeps
 
 
 @dataclass(frozen=True)
@@ -91,3 +102,11 @@ class Quest:
     wandering_monster: str  # a monster kind
     special_treasures: dict[str, SpecialTreasure] = field(default_factory=dict)  # area id ->
     reward_gold: int = 0  # split between the heroes when they win (campaigns)
+    saga: str | None = None  # the campaign of quests it belongs to ("cinder_saga")
+    saga_name: str | None = None  # "The Cinder Saga"
+    chapter: int = 0  # its place in the saga, from 1
+
+    @cached_property
+    def monster_defs(self) -> dict[str, MonsterDef]:
+        """The quest's monsters by id (cached; the quest never changes)."""
+        return {m.id: m for m in self.monsters}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .context import Ctx, monster_name
 from .events import make_event
+from .quest import Square
 from .state import MonsterState, State
 
 
@@ -34,22 +35,21 @@ def show_monster(s: State, m: MonsterState) -> None:
 
 
 def reveal_area(ctx: Ctx, area: str) -> None:
-    """Reveal one area whole: its squares, furniture, visible doors and monsters."""
+    """Reveal one area whole: its squares, furniture, visible doors and monsters (a passage
+    seen only in part until now shows the rest)."""
     s, geo = ctx.s, ctx.geo
-    if area in s.areas:
+    if area in s.areas and area not in s.glimpsed:
         return
-    s.areas[area] = new_pub(s, "a")
+    if area not in s.areas:
+        s.areas[area] = new_pub(s, "a")
+    already = set(s.glimpsed.pop(area, ()))
     for fid in geo.area_furniture[area]:
         s.furniture.setdefault(fid, new_pub(s, "f"))
     for door_id in geo.area_doors[area]:
         if not geo.doors[door_id].secret or s.doors[door_id].found:
             show_door(s, door_id)
-    squares = set(geo.area_squares[area])
-    found = []
-    for m in s.monsters.values():
-        if m.alive and m.pub is None and m.position in squares:
-            show_monster(s, m)
-            found.append(monster_name(m))
+    squares = set(geo.area_squares[area]) - already
+    found = show_monsters_on(s, squares)
     name = ctx.s.quest.areas[area].name
     text = f"{name} is revealed."
     if found:
@@ -66,29 +66,102 @@ def reveal_area(ctx: Ctx, area: str) -> None:
     )
 
 
-def update_reveals(ctx: Ctx) -> None:
-    """Reveal every area a hero stands in or has line of sight to (revealed never shrinks).
+def show_monsters_on(s: State, squares: set[Square]) -> list[str]:
+    """Give the hidden monsters standing on `squares` their public ids; their names."""
+    found = []
+    for m in s.monsters.values():
+        if m.alive and m.pub is None and m.position in squares:
+            show_monster(s, m)
+            found.append(monster_name(m))
+    return found
 
-    A sight line shows every square it passes through, so the areas it crosses on the way to a
-    seen square are revealed too: whatever decides a hero's sight lines (walls, blocked squares,
-    figures) is then always on revealed squares, known to the heroes."""
+
+def glimpse_squares(ctx: Ctx, area: str, squares: set[Square]) -> None:
+    """A passage seen from elsewhere shows only the squares in sight and what stands on them
+    (docs/rules.md 4): the doors on their edges and the monsters on them."""
     s, geo = ctx.s, ctx.geo
-    if len(s.areas) == len(geo.area_squares):
+    if area in s.areas and area not in s.glimpsed:
+        return
+    seen = s.glimpsed.setdefault(area, [])
+    new = squares - set(seen)
+    if not new:
+        return
+    if area not in s.areas:
+        s.areas[area] = new_pub(s, "a")
+    seen.extend(sorted(new, key=lambda sq: (sq[1], sq[0])))
+    for door_id in geo.area_doors[area]:
+        door = geo.doors[door_id]
+        if (door.a in new or door.b in new) and (not door.secret or s.doors[door_id].found):
+            show_door(s, door_id)
+    found = show_monsters_on(s, new)
+    name = s.quest.areas[area].name
+    text = f"Part of {name} comes into sight."
+    if found:
+        text += " There: " + ", ".join(found) + "."
+    ctx.emit(
+        make_event(
+            "reveal",
+            text,
+            area=s.areas[area],
+            squares=[[sq[0], sq[1]] for sq in sorted(new, key=lambda sq: (sq[1], sq[0]))],
+            monsters=[
+                m.pub for m in s.monsters.values() if m.pub and m.alive and m.position in new
+            ],
+        )
+    )
+
+
+def update_reveals(ctx: Ctx) -> None:
+    """Reveal what the heroes stand in or have line of sight to (revealed never shrinks).
+
+    A room seen is revealed whole; a passage a hero stands in is revealed whole, a passage only
+    seen shows just the squares in sight (docs/rules.md 4). A sight line shows every square it
+    passes through, so the squares it crosses on the way to a seen square are shown too: whatever
+    decides a hero's sight lines (walls, blocked squares, figures) is then always on squares
+    the heroes are shown."""
+    s, geo = ctx.s, ctx.geo
+    if len(s.areas) == len(geo.area_squares) and not s.glimpsed:
         return
     board = ctx.board()
-    seen: set[str] = set()
+    whole: set[str] = set()
+    glimpses: dict[str, set[Square]] = {}
+    rooms = geo.room_areas
+
+    def shown(sq: Square) -> bool:
+        area = geo.area_of[sq]
+        if area in whole or (area in s.areas and area not in s.glimpsed):
+            return True
+        return sq in glimpses.get(area, ()) or board.revealed_square(sq)
+
     for h in s.heroes.values():
         if not h.playing or h.position is None:
             continue
         own = geo.area_of.get(h.position)
-        if own is not None and own not in s.areas:
-            seen.add(own)
+        if own is not None and (own not in s.areas or own in s.glimpsed):
+            whole.add(own)
         for target in geo.potentially_visible(h.position):
             areas = geo.seen_areas(h.position, target)
-            if all(a in s.areas or a in seen for a in areas):
+            if all(a in whole or (a in s.areas and a not in s.glimpsed) for a in areas):
+                continue  # every area on the line already shown whole: the quick answer
+            squares = geo.seen_squares(h.position, target)
+            if all(shown(sq) for sq in squares):
                 continue
             if board.sees(h.position, target):
-                seen.update(areas)
+                for sq in squares:
+                    area = geo.area_of[sq]
+                    if area in rooms:
+                        whole.add(area)
+                    else:
+                        glimpses.setdefault(area, set()).add(sq)
+    for m in s.monsters.values():  # a revealed monster stays in view wherever it goes
+        if m.alive and m.pub is not None and m.position is not None and not shown(m.position):
+            area = geo.area_of[m.position]
+            if area in rooms:
+                whole.add(area)
+            else:
+                glimpses.setdefault(area, set()).add(m.position)
     for area in s.quest.areas:
-        if area in seen:
+        if area in whole:
             reveal_area(ctx, area)
+        elif area in glimpses:
+            glimpse_squares(ctx, area, glimpses[area])

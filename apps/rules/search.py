@@ -8,9 +8,10 @@ from . import actions as A
 from .board import Board
 from .combat import damage_hero, monster_attacks_hero
 from .context import Ctx, cap, hero_name, monster_name
-from .data import HAZARD_DAMAGE, MONSTERS, TREASURE_CARDS
+from .data import HAZARD_DAMAGE, TREASURE_CARDS
 from .events import count_text, make_event
-from .geometry import ORTHOGONAL, step
+from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
+from .options import stats_for_kind
 from .quest import Square
 from .reveal import show_door, show_monster, show_trap
 from .state import HeroState, MonsterState, State
@@ -40,20 +41,38 @@ def check_search_treasure(b: Board, a: A.SearchTreasure) -> str | None:
     reason = _search_blocked(b, h)
     if reason:
         return reason
-    area = hero_area(b, h)
-    if b.s.quest.areas[area].kind != "room":
-        return "Treasure can only be searched for inside a room."
-    if f"{h.hero}:{area}" in b.s.searched:
-        return f"{cap(hero_name(h))} has already searched this room for treasure."
+    pit = pit_of(b, h)
+    if pit is None and b.s.quest.areas[hero_area(b, h)].kind != "room":
+        return "Treasure can only be searched for inside a room (or a pit)."
+    if search_key(b, h) in b.s.searched:
+        place = "pit" if pit is not None else "room"
+        return f"{cap(hero_name(h))} has already searched this {place} for treasure."
     return None
 
 
-def armed_chest_trap(s: State, b: Board, area: str) -> str | None:
-    for trap_id in b.geo.area_traps[area]:
-        ts = s.traps[trap_id]
-        if b.geo.traps[trap_id].kind == "chest" and ts.state == "armed" and not ts.detected:
-            return trap_id
-    return None
+def pit_of(b: Board, h: HeroState) -> str | None:
+    """The sprung pit the hero is in: searched as a separate room (docs/rules.md 4; 000)."""
+    if not b.in_pit(h.position):
+        return None
+    assert h.position is not None
+    return b.geo.trap_at[h.position]
+
+
+def search_key(b: Board, h: HeroState) -> str:
+    """What a treasure search is counted against: "hero:area", or "hero:pit:trap" in a pit."""
+    pit = pit_of(b, h)
+    return f"{h.hero}:pit:{pit}" if pit is not None else f"{h.hero}:{hero_area(b, h)}"
+
+
+def armed_chest_traps(s: State, b: Board, area: str) -> list[str]:
+    """The room's undetected chest/furniture traps: a treasure search springs every one."""
+    return [
+        trap_id
+        for trap_id in b.geo.area_traps[area]
+        if b.geo.traps[trap_id].kind == "chest"
+        and s.traps[trap_id].state == "armed"
+        and not s.traps[trap_id].detected
+    ]
 
 
 def do_search_treasure(ctx: Ctx, a: A.SearchTreasure) -> None:
@@ -64,8 +83,9 @@ def do_search_treasure(ctx: Ctx, a: A.SearchTreasure) -> None:
     board = ctx.board()
     area = hero_area(board, h)
     mark_acted(s)
-    trap_id = armed_chest_trap(s, board, area)
-    if trap_id is not None:  # the search does not count: the hero may search again later
+    in_pit = pit_of(board, h) is not None
+    trap_ids = [] if in_pit else armed_chest_traps(s, board, area)
+    if trap_ids:  # the search does not count: the hero may search again later
         ctx.emit(
             make_event(
                 "search",
@@ -74,16 +94,19 @@ def do_search_treasure(ctx: Ctx, a: A.SearchTreasure) -> None:
                 search="treasure",
             )
         )
-        spring_trap(ctx, trap_id, h, on_square=False)
+        for trap_id in trap_ids:
+            if h.playing:
+                spring_trap(ctx, trap_id, h, on_square=False)
         ctx.end_turn = True
         return
-    s.searched.append(f"{h.hero}:{area}")
-    special = s.quest.special_treasures.get(area)
+    s.searched.append(search_key(board, h))
+    special = None if in_pit else s.quest.special_treasures.get(area)
     if special is not None and area not in s.special_found:
         s.special_found.append(area)
         h.gold += special.gold
         h.potions += special.potions
-        h.artifacts.append(special.name)
+        if special.artifact is not None:  # kept on the character sheet (docs/rules.md 12)
+            h.artifacts.append(special.artifact)
         emit_find(ctx, h, f"finds {special.name}! {special.text}", special.name)
         return
     draw_treasure_card(ctx, h, area)
@@ -145,9 +168,13 @@ def draw_treasure_card(ctx: Ctx, h: HeroState, area: str) -> None:
 
 
 def wandering_monster(ctx: Ctx, h: HeroState, area: str) -> None:
+    """The quest's wandering monster appears next to the searcher and attacks at once; with no
+    free square next to the searcher it appears as close as possible and waits for Zargon's
+    phase. In the round it appears it may attack only the searcher (docs/rules.md 6)."""
     s = ctx.s
     kind = s.quest.wandering_monster
-    square = wandering_square(ctx.board(), h, area)
+    board = ctx.board()
+    square = wandering_square(board, h, area)
     name = cap(hero_name(h))
     if square is None:
         ctx.emit(
@@ -161,17 +188,21 @@ def wandering_monster(ctx: Ctx, h: HeroState, area: str) -> None:
             )
         )
         return
-    stats = MONSTERS[kind]
+    stats = stats_for_kind(s, kind)
     key = f"wandering-{s.next_number('wandering')}"
     m = MonsterState(key=key, kind=kind, position=square, body=stats.body, body_max=stats.body)
+    m.only_attacks = h.hero
     s.monsters[key] = m
     show_monster(s, m)
     m.activated = False
+    assert h.position is not None
+    beside = is_orthogonal_neighbour(h.position, square) and board.edge_open(h.position, square)
+    then = "appears and attacks!" if beside else "appears nearby, waiting for Zargon's turn."
     ctx.emit(
         make_event(
             "wandering_monster",
             f"{name} searches the room for treasure and disturbs a wandering monster: "
-            f"{monster_name(m)} appears and attacks!",
+            f"{monster_name(m)} {then}",
             hero=h.hero,
             search="treasure",
             find="wandering_monster",
@@ -179,7 +210,8 @@ def wandering_monster(ctx: Ctx, h: HeroState, area: str) -> None:
             square=[square[0], square[1]],
         )
     )
-    monster_attacks_hero(ctx, m, h)
+    if beside:
+        monster_attacks_hero(ctx, m, h)
 
 
 def wandering_square(b: Board, h: HeroState, area: str) -> Square | None:
@@ -242,10 +274,14 @@ def do_search_secret_doors(ctx: Ctx, a: A.SearchSecretDoors) -> None:
 
     s = ctx.s
     h = s.heroes[a.hero]
-    area = hero_area(ctx.board(), h)
+    board = ctx.board()
+    area = hero_area(board, h)
     mark_acted(s)
     found = []
-    for door_id in ctx.geo.area_doors[area]:
+    doors = ctx.geo.area_doors[area]
+    if pit_of(board, h) is not None:  # a pit is searched as a room of its own: its own edges
+        doors = [d for d in doors if h.position in (ctx.geo.doors[d].a, ctx.geo.doors[d].b)]
+    for door_id in doors:
         ds = s.doors[door_id]
         if ctx.geo.doors[door_id].secret and not ds.found:
             ds.found = True

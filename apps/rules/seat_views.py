@@ -13,10 +13,11 @@ from typing import Any
 from .actions import action_to_json
 from .board import Board
 from .combat import hero_attack_dice, hero_defend_dice, monster_attack_dice, monster_defend_dice
-from .data import HERO_ORDER, MONSTERS, heroes_of_seat, seat_of_hero
+from .data import HERO_ORDER, heroes_of_seat, seat_of_hero
 from .engine import legal_actions
 from .events import ZARGON_SEAT, event_for_seat
 from .geometry import Geometry
+from .options import in_force, monster_stats
 from .state import HeroState, MonsterState, State, sq_json
 
 
@@ -37,6 +38,7 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "legal_actions": [action_to_json(a) for a in legal_actions(state, seat)],
         "log": [e for e in (event_for_seat(ev, seat) for ev in state.log) if e is not None],
         "outcome": state.outcome,
+        "options": in_force(state.options),  # the room options in force (docs/rules.md 3, 8, 9)
     }
     return view
 
@@ -95,7 +97,7 @@ def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
     return {
         "width": q.width,
         "height": q.height,
-        "squares": squares_view(s, geo, visible_areas, zargon),
+        "squares": squares_view(s, b, visible_areas, zargon),
         "areas": [
             {
                 "id": area_id(s, a.id),
@@ -109,9 +111,7 @@ def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
         ],
         "doors": doors_view(s, geo, zargon),
         "blocked": blocked_view(s, b, zargon),
-        "stairway": [
-            sq_json(sq) for sq in sorted(q.stairway) if geo.area_of.get(sq) in visible_areas
-        ],
+        "stairway": [sq_json(sq) for sq in sorted(q.stairway) if zargon or b.revealed_square(sq)],
         "furniture": [
             {
                 "id": s.furniture.get(f.id) or zid("f", f.id),
@@ -119,7 +119,7 @@ def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
                 "squares": [sq_json(sq) for sq in f.squares],
             }
             for f in q.furniture
-            if geo.furniture_area.get(f.id) in visible_areas
+            if zargon or (f.squares and all(b.revealed_square(sq) for sq in f.squares))
         ],
         "traps": traps_view(s, geo, zargon),
     }
@@ -131,14 +131,20 @@ def searched_by(s: State, area: str) -> list[str]:
     return [hero for hero in HERO_ORDER if f"{hero}:{area}" in done]
 
 
-def squares_view(s: State, geo: Geometry, areas: set[str], zargon: bool) -> list[dict[str, Any]]:
+def squares_view(s: State, b: Board, areas: set[str], zargon: bool) -> list[dict[str, Any]]:
+    """Hero seats get the squares shown to the heroes; Zargon every square, with a flag."""
+    geo = b.geo
     out = []
     for area in s.quest.areas:
         if area not in areas:
             continue
         aid = area_id(s, area)
-        revealed = area in s.areas
+        glimpsed = set(s.glimpsed[area]) if area in s.glimpsed else None  # seen only in part
+        whole = area in s.areas and glimpsed is None
         for sq in geo.area_squares[area]:
+            revealed = whole or (glimpsed is not None and sq in glimpsed)
+            if not revealed and not zargon:
+                continue
             walls = geo.wall_sides[sq]
             if not zargon and sq in geo.secret_sides:  # unfound secret doors look like wall
                 hidden = {side for side, d in geo.secret_sides[sq] if not s.doors[d].found}
@@ -160,6 +166,7 @@ def doors_view(s: State, geo: Geometry, zargon: bool) -> list[dict[str, Any]]:
                 "open": ds.open,
                 "secret": door.secret,
                 "found": ds.found or not door.secret,
+                "locked_by": door.locked_by,  # the artifact that opens it, or None
             }
         )
     return out
@@ -235,8 +242,8 @@ def monsters_view(s: State, board: Board, zargon: bool) -> list[dict[str, Any]]:
 
 
 def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str, Any]:
-    """A monster and its stat card (rules.md 9; attack and defend as it rolls them now)."""
-    stats = MONSTERS[m.kind]
+    """A monster and its stat card (docs/rules.md 9; attack and defend as it rolls them now)."""
+    stats = monster_stats(s, m)  # a villain's own, the edition's
     out: dict[str, Any] = {
         "id": m.pub or zid("m", m.key),
         "kind": m.kind,
@@ -251,6 +258,7 @@ def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str,
         "defend": monster_defend_dice(b, m),
         "mind": stats.mind,
     }
-    if zargon:
+    if zargon:  # which monster holds which Dread spells is Zargon's secret (docs/rules.md 8b)
         out["revealed"] = m.pub is not None
+        out["dread_spells"] = list(m.dread_spells)
     return out

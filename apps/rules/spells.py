@@ -8,9 +8,10 @@ from . import actions as A
 from .board import Board
 from .combat import damage_monster, monster_loss_text, roll_against_monster, villain_events
 from .context import Ctx, cap, hero_name, monster_name
-from .data import HEAL_SPELL_AMOUNT, MONSTERS, SPELLS
+from .data import HEAL_SPELL_AMOUNT, SPELLS
 from .events import make_event, red_dice
 from .hero_turn import door_by_pub, main_action_used, mark_acted, open_door
+from .options import monster_stats
 from .state import HeroState, MonsterState
 
 GENIE_DICE = 5
@@ -36,7 +37,10 @@ def spell_targets(b: Board, caster: HeroState, spell: str) -> list[str]:
         targets += [
             ds.pub
             for d, ds in b.s.doors.items()
-            if ds.pub and not ds.open and door_visible(b, caster, d)
+            if ds.pub
+            and not ds.open
+            and b.geo.doors[d].locked_by is None  # a locked door holds against the genie
+            and door_visible(b, caster, d)
         ]
     return targets
 
@@ -149,7 +153,7 @@ def cast_harmful(ctx: Ctx, h: HeroState, title: str, spell: str, m: MonsterState
 
 def cast_sleep(ctx: Ctx, caster: str, title: str, m: MonsterState, base: dict[str, Any]) -> None:
     name = monster_name(m)
-    stats = MONSTERS[m.kind]
+    stats = monster_stats(ctx.s, m)
     if stats.undead:
         ctx.emit(
             make_event(

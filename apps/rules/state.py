@@ -47,6 +47,7 @@ class HeroState:
     auto_drink: bool = True
     effects: list[str] = field(default_factory=list)
     status: str = "playing"  # playing | fallen | escaped
+    acted_round: int = 0  # the last round the hero took a main action (a healing spell at 0 Body)
 
     @property
     def playing(self) -> bool:
@@ -65,6 +66,9 @@ class MonsterState:
     asleep: bool = False
     tempest: bool = False
     activated: bool = False
+    only_attacks: str | None = None  # a wandering monster's searcher, for the round it appears
+    dread_spells: list[str] = field(default_factory=list)  # not yet cast (docs/rules.md 8b)
+    name: str | None = None  # a quest's named monster (its villain): "Vorgash the Cinder Lord"
 
 
 @dataclass
@@ -88,6 +92,9 @@ class TurnState:
     movement_left: int = 0
     has_moved: bool = False
     has_acted: bool = False
+    # a falling block came down on the hero, who came from this square: the hero must step
+    # ahead or back before anything else (docs/rules.md 7)
+    block_from: list[int] | None = None
 
 
 @dataclass
@@ -110,6 +117,8 @@ class Drop:
     tool_kit: bool = False
     artifacts: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
+    weapon: str = ""  # the wielded weapon and worn armour drop too (docs/rules.md 5)
+    armour: list[str] = field(default_factory=list)
 
 
 _SQUARE_FIELDS = {"position", "square"}
@@ -172,6 +181,9 @@ class State:
     doors: dict[str, DoorState] = field(default_factory=dict)
     traps: dict[str, TrapState] = field(default_factory=dict)
     areas: dict[str, str] = field(default_factory=dict)  # revealed area -> public id
+    # passages seen only from afar: the squares shown so far (docs/rules.md 4); an area in `areas`
+    # but not here is revealed whole
+    glimpsed: dict[str, list[Square]] = field(default_factory=dict)
     furniture: dict[str, str] = field(default_factory=dict)  # revealed furniture -> public id
     fallen_blocks: list[Square] = field(default_factory=list)
     searched: list[str] = field(default_factory=list)  # "hero:area" treasure searches done
@@ -179,6 +191,7 @@ class State:
     deck: list[str] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)  # next public/internal numbers
     drops: list[Drop] = field(default_factory=list)
+    commands: dict[str, int] = field(default_factory=dict)  # Dread Command: hero -> squares left
     villain_defeated: bool = False
     outcome: str | None = None  # heroes | zargon
     seq: int = 0  # events emitted so far
@@ -191,10 +204,11 @@ class State:
         c.turn = _shallow(self.turn)
         c.mturn = _shallow(self.mturn)
         c.heroes = {k: _clone_hero(h) for k, h in self.heroes.items()}
-        c.monsters = {k: _shallow(m) for k, m in self.monsters.items()}
+        c.monsters = {k: _clone_monster(m) for k, m in self.monsters.items()}
         c.doors = {k: _shallow(d) for k, d in self.doors.items()}
         c.traps = {k: _shallow(t) for k, t in self.traps.items()}
         c.areas = dict(self.areas)
+        c.glimpsed = {k: list(v) for k, v in self.glimpsed.items()}
         c.furniture = dict(self.furniture)
         c.fallen_blocks = list(self.fallen_blocks)
         c.searched = list(self.searched)
@@ -202,6 +216,7 @@ class State:
         c.deck = list(self.deck)
         c.counters = dict(self.counters)
         c.drops = [copy.deepcopy(d) for d in self.drops]
+        c.commands = dict(self.commands)
         c.log = list(self.log)  # events are never mutated once emitted
         c.options = self.options  # never mutated after new_game
         return c
@@ -223,6 +238,7 @@ class State:
             "doors": {k: _obj_json(d) for k, d in self.doors.items()},
             "traps": {k: _obj_json(t) for k, t in self.traps.items()},
             "areas": dict(self.areas),
+            "glimpsed": {k: [sq_json(sq) for sq in v] for k, v in self.glimpsed.items()},
             "furniture": dict(self.furniture),
             "fallen_blocks": [sq_json(s) for s in self.fallen_blocks],
             "searched": list(self.searched),
@@ -230,6 +246,7 @@ class State:
             "deck": list(self.deck),
             "counters": dict(self.counters),
             "drops": [_obj_json(d) for d in self.drops],
+            "commands": dict(self.commands),
             "villain_defeated": self.villain_defeated,
             "outcome": self.outcome,
             "seq": self.seq,
@@ -276,6 +293,10 @@ class State:
                 for k, v in _canonical(d["traps"], [t.id for t in quest.traps]).items()
             },
             areas=_by_public_id(d["areas"]),
+            glimpsed={
+                k: [(int(sq[0]), int(sq[1])) for sq in v]
+                for k, v in _canonical(d.get("glimpsed", {}), list(quest.areas)).items()
+            },
             furniture=_by_public_id(d["furniture"]),
             fallen_blocks=[s for s in map(sq_from, d["fallen_blocks"]) if s is not None],
             searched=list(d["searched"]),
@@ -283,6 +304,7 @@ class State:
             deck=list(d["deck"]),
             counters=dict(d["counters"]),
             drops=[_obj_from(Drop, v) for v in d["drops"]],
+            commands=dict(_canonical(d.get("commands", {}), HERO_ORDER)),
             villain_defeated=d["villain_defeated"],
             outcome=d["outcome"],
             seq=d["seq"],
@@ -323,4 +345,10 @@ def _clone_hero(h: HeroState) -> HeroState:
     c.spells = list(h.spells)
     c.artifacts = list(h.artifacts)
     c.effects = list(h.effects)
+    return c
+
+
+def _clone_monster(m: MonsterState) -> MonsterState:
+    c = _shallow(m)
+    c.dread_spells = list(m.dread_spells)
     return c

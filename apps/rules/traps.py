@@ -78,8 +78,8 @@ def spring_trap(
             f"{loss} Body lost. The square is blocked for good."
         )
         if on_square and came_from is not None:
-            h.position = came_from
-            text += f" {name} scrambles back to {square_text(came_from)}."
+            s.turn.block_from = [came_from[0], came_from[1]]
+            text += f" {name} must step ahead or back."
     else:
         loss = trap.damage
         text = f"A trap on the furniture springs on {hero_name(h)}: {loss} Body lost."
@@ -87,6 +87,59 @@ def spring_trap(
     follow: list[Event] = damage_hero(ctx, h, loss)
     ctx.emit(make_event("trap", text, dice=dice, hero=h.hero, trap=ts.pub, kind=trap.kind))
     ctx.emit_all(follow)
+
+
+# --- stepping off a falling block --------------------------------------------------------------
+def block_pending(s: State) -> bool:
+    """Must the active hero step off a falling block before doing anything else?"""
+    hero = s.heroes.get(s.turn.hero or "")
+    return (
+        s.turn.block_from is not None
+        and hero is not None
+        and hero.playing
+        and hero.position in s.fallen_blocks
+    )
+
+
+def block_exits(b: Board, h: HeroState) -> list[Square]:
+    """Where the hero under a fallen block may go: back to the square they came from, or
+    ahead to the free square beyond the block (docs/rules.md 7)."""
+    came = b.s.turn.block_from
+    pos = h.position
+    if came is None or pos is None:
+        return []
+    back = (came[0], came[1])
+    dx, dy = pos[0] - back[0], pos[1] - back[1]
+    ahead = (pos[0] + (dx > 0) - (dx < 0), pos[1] + (dy > 0) - (dy < 0))
+    out = []
+    for sq in (ahead, back):
+        reachable = sq == back or (b.geo.in_grid(sq) and b.edge_open(pos, sq))
+        if reachable and b.free(sq) and b.revealed_square(sq):
+            out.append(sq)
+    return out
+
+
+def check_leave_block(b: Board, a: A.LeaveBlock) -> str | None:
+    if not block_pending(b.s) or b.s.turn.hero != a.hero:
+        return "There is no fallen block to step off."
+    if a.to not in block_exits(b, b.s.heroes[a.hero]):
+        return "Step ahead past the block or back to where the hero came from."
+    return None
+
+
+def do_leave_block(ctx: Ctx, a: A.LeaveBlock) -> None:
+    h = ctx.s.heroes[a.hero]
+    ctx.s.turn.block_from = None
+    ctx.s.turn.movement_left = 0
+    h.position = a.to
+    ctx.emit(
+        make_event(
+            "move",
+            f"{cap(hero_name(h))} scrambles clear of the fallen block to {square_text(a.to)}.",
+            hero=h.hero,
+            to=[a.to[0], a.to[1]],
+        )
+    )
 
 
 # --- disarm ------------------------------------------------------------------------------------

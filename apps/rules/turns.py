@@ -8,11 +8,23 @@ from .data import HERO_ORDER
 from .events import make_event
 from .state import MonsterTurn, TurnState
 
+LOST_TURN = {
+    "dread_sleep": "is asleep under a Dread spell and loses this turn",
+    "dread_tempest": "is caught in a Dread tempest and loses this turn",
+}
+
 
 def start_hero_turn(ctx: Ctx, hero: str) -> None:
     s = ctx.s
     s.phase = "heroes"
     s.turn = TurnState(hero=hero)
+    h = s.heroes[hero]
+    lost = next((e for e in LOST_TURN if e in h.effects), None)
+    if lost is not None:  # a Dread spell takes this turn (docs/rules.md 8b); it counts as played
+        h.effects.remove(lost)
+        ctx.emit(make_event("turn_lost", f"{cap(hero_name(hero))} {LOST_TURN[lost]}.", hero=hero))
+        end_hero_turn(ctx)
+        return
     ctx.emit(make_event("turn", f"{cap(hero_name(hero))}'s turn.", hero=hero, round=s.round))
 
 
@@ -45,6 +57,11 @@ def expire_turn_effects(ctx: Ctx) -> None:
         for effect in ("veil_of_mist", "pass_through_rock"):
             if effect in h.effects:
                 h.effects.remove(effect)
+    if "fear" in h.effects:  # Dread Fear lasts until the end of the hero's next turn
+        h.effects.remove("fear")
+        ctx.emit(
+            make_event("effect_ends", f"{cap(hero_name(h))} shakes off the fear.", hero=h.hero)
+        )
     # Courage lasts until the end of a turn of that hero in which no monster is visible
     in_sight = h.position is not None and Board(s).visible_monsters(h.position)
     if "courage" in h.effects and not in_sight:
@@ -81,6 +98,8 @@ def end_monster_phase(ctx: Ctx) -> None:
         m.asleep = False
         m.tempest = False
         m.activated = False
+        m.only_attacks = None  # the round a wandering monster appeared in is over
+    s.commands = {}  # Dread Command lasts for the phase it was cast in
     s.mturn = MonsterTurn()
     s.round += 1
     first = first_hero_from(ctx, 0)
@@ -91,7 +110,7 @@ def end_monster_phase(ctx: Ctx) -> None:
 
 
 def check_outcome(ctx: Ctx) -> bool:
-    """Decide the quest if it is over (docs/rules.md 11); True when it is."""
+    """Decide the quest if it is over (docs/rules.md 11): "heroes", "retreat" or "zargon"."""
     s = ctx.s
     if s.outcome is not None:
         return True
@@ -102,6 +121,9 @@ def check_outcome(ctx: Ctx) -> bool:
     if escaped and s.villain_defeated:
         s.outcome = "heroes"
         text = "The heroes have escaped the dungeon. The heroes win!"
+    elif escaped:
+        s.outcome = "retreat"
+        text = "The heroes have retreated up the stairway. The quest is unfinished: no reward."
     else:
         s.outcome = "zargon"
         text = "No hero remains standing. Zargon wins!"

@@ -287,3 +287,53 @@ def test_a_hero_who_threw_every_weapon_starts_without_one(
     game, _ = campaign_game()
     hero = next(h for h in game_seat_view(game=game, seat=2)["heroes"] if h["hero"] == "wizard")
     assert hero["weapon"] in (None, "")
+
+
+def test_an_artifact_found_in_a_quest_stays_on_the_character_sheet(
+    campaign: Campaign, campaign_game: CampaignGame
+) -> None:
+    game, users = campaign_game()
+    finder = str(game.state["turn"]["hero"])
+
+    def found_emberbrand(s: rules.State) -> None:
+        s.heroes[finder].artifacts = ["Emberbrand"]
+
+    edit_state(game, found_emberbrand)
+    escape_with(game)
+
+    assert sheet(campaign, finder).artifacts == ["Emberbrand"]
+    game2, _ = campaign_game(player=users[2])
+    hero = next(h for h in game_seat_view(game=game2, seat=2)["heroes"] if h["hero"] == finder)
+    assert hero["artifacts"] == ["Emberbrand"]
+    assert hero["attack"] == rules.data.WEAPONS[hero["weapon"]].attack + 1  # it still works
+
+
+def test_a_retreat_gives_no_reward_and_leaves_the_quest_to_try_again(
+    campaign: Campaign, campaign_game: CampaignGame
+) -> None:
+    game, _ = campaign_game()
+    hero = ""
+
+    def everyone_else_left(s: rules.State) -> None:
+        nonlocal hero
+        hero = str(s.turn.hero)
+        for name, h in s.heroes.items():
+            if name == hero:
+                h.position, h.gold = min(s.quest.stairway), 35
+            else:
+                h.position, h.status = None, "escaped"
+
+    edit_state(game, everyone_else_left)
+    quest_apply_action(
+        game_id=game.pk,
+        seat=2,
+        action={"type": "escape", "hero": hero},
+        expected_version=game.version,
+        key=uuid.uuid4().hex,
+    )
+    game.refresh_from_db()
+    assert game.outcome == "retreat"
+    assert CampaignRoom.objects.get(room=game.room).outcome == "retreat"
+    for s in campaign.sheets.all():
+        assert s.quests_completed == [] and not s.fallen
+        assert s.gold == (35 if s.hero == hero else 0)  # found gold kept, no reward

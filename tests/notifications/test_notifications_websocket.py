@@ -86,3 +86,20 @@ async def test_the_full_asgi_stack_routes_and_authenticates_the_socket() -> None
     await sync_to_async(notification_send)(user=alice, kind="reminder", title="Reminder")
     assert (await socket.receive_json_from(timeout=5))["title"] == "Reminder"
     await socket.disconnect()
+
+
+@pytest.mark.parametrize("frame", ["not json", "[" * 1000 + "]" * 1000, "{"])
+async def test_a_frame_that_is_not_json_gets_an_error_frame_and_the_socket_lives(
+    frame: str,
+) -> None:
+    alice = await sync_to_async(make_user)()
+    socket = await connect(alice)
+
+    await socket.send_to(text_data=frame)
+    error = await socket.receive_json_from(timeout=5)
+    await socket.send_json_to({"type": "ping"})
+    pong = await socket.receive_json_from(timeout=5)
+
+    assert error == {"type": "error", "error": "Send JSON text frames."}
+    assert pong == {"type": "pong"}
+    await socket.disconnect()

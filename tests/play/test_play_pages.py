@@ -8,6 +8,7 @@ from django.test import Client
 from apps.play.models import Game
 from apps.play.selectors import game_view
 from apps.play.services import quest_apply_action
+from apps.rooms.models import Room
 from apps.rooms.services import room_seat_take
 
 from .conftest import GameMaker, RoomMaker, client_for, make_user
@@ -103,6 +104,16 @@ def test_the_game_page_carries_the_seat_view_and_urls(make_game: GameMaker) -> N
     page = response.content.decode()
     script = page.split('<script id="seat-view" type="application/json">')[1].split("</script>")[0]
     assert json.loads(script)["seat"] == 2
+
+
+def test_the_game_header_shows_the_room_options_in_force(make_room: RoomMaker) -> None:
+    room, users = make_room(2)
+    Room.objects.filter(pk=room.pk).update(options={"edition": "uk", "heroes_pass_heroes": True})
+    client_for(users[1]).post(f"/rooms/{room.pk}/launch")
+    game = Game.objects.get(room=room)
+    page = client_for(users[2]).get(f"/games/{game.pk}/").content.decode()
+    header = page.split('id="rules-in-force">')[1].split("</p>")[0]
+    assert header == "UK edition rules · Fixed spells (Elf: Earth) · Heroes may pass heroes"
 
 
 def test_the_game_page_is_404_for_non_members(make_game: GameMaker, client: Client) -> None:

@@ -56,6 +56,16 @@ def test_host_launches_a_full_room(make_room: RoomMaker) -> None:
     assert seqs(game) == list(range(1, len(seqs(game)) + 1))
 
 
+def test_the_room_options_go_into_the_game(make_room: RoomMaker) -> None:
+    room, users = make_room(2)
+    Room.objects.filter(pk=room.pk).update(options={"edition": "uk", "spell_draft": True})
+    game = game_launch(room_id=room.pk, user=users[1], seed=42)
+    assert game.options == {"edition": "uk", "spell_draft": True}
+    state = rules.State.from_json(game.state)
+    assert state.phase == "draft"  # the Wizard picks a spell element first
+    assert {m.body for m in state.monsters.values() if m.key != state.quest.villain} == {1}
+
+
 def test_launch_draws_a_random_seed_when_none_is_given(make_room: RoomMaker) -> None:
     seeds = set()
     for _ in range(3):

@@ -82,7 +82,7 @@ async def test_ping_refresh_and_malformed_frames(make_game: GameMaker) -> None:
 
     await communicator.send_json_to({"type": "ping"})
     assert await communicator.receive_json_from() == {"type": "pong"}
-    for bad in ("not json", "[1, 2]", '{"type": "dance"}', '"ping"'):
+    for bad in ("not json", "[1, 2]", '{"type": "dance"}', '"ping"', "[" * 1000 + "]" * 1000):
         await communicator.send_to(text_data=bad)
         frame = await communicator.receive_json_from()
         assert frame["type"] == "error" and frame["error"]
@@ -191,3 +191,21 @@ async def test_membership_is_checked_again_when_a_seat_changes_hands(
     assert (frame["version"], frame["view"]["seat"]) == (0, 1)
     await leaving.disconnect()
     await staying.disconnect()
+
+
+async def test_refresh_frames_are_rate_limited(make_game: GameMaker, settings: Any) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "ws_refresh": "2/m"}
+    game, users = await sync_to_async(make_game)(2)
+    communicator = await connect(game, users[2])
+    await communicator.receive_json_from()
+
+    frames = []
+    for _ in range(3):
+        await communicator.send_json_to({"type": "refresh"})
+        frames.append(await communicator.receive_json_from())
+
+    assert [f["type"] for f in frames] == ["view", "view", "error"]
+    assert frames[2]["error"].startswith("Too many refreshes")
+    await communicator.send_json_to({"type": "ping"})  # the socket lives on
+    assert await communicator.receive_json_from() == {"type": "pong"}
+    await communicator.disconnect()

@@ -32,8 +32,22 @@ def test_sync_twice_keeps_one_row_per_quest() -> None:
     assert QuestDefinition.objects.filter(slug="ashen_vault").count() == 1
 
 
+def vault(definitions: list[QuestDefinition]) -> QuestDefinition:
+    return next(d for d in definitions if d.slug == "ashen_vault")
+
+
+def test_sync_loads_every_quest_of_the_cinder_saga() -> None:
+    quest_sync_shipped()
+    assert set(QuestDefinition.objects.values_list("slug", flat=True)) >= {
+        "ashen_vault",
+        "smoke_warrens",
+        "sealed_forge",
+        "cinder_throne",
+    }
+
+
 def test_sync_keeps_an_admins_edit_unless_told_to_overwrite() -> None:
-    (definition,) = quest_sync_shipped()
+    definition = vault(quest_sync_shipped())
     edited = definition.source.replace("name: The Ashen Vault", "name: The Ashen Vault (hard)")
     quest_save_edit(definition=definition, source=edited)
 
@@ -45,7 +59,7 @@ def test_sync_keeps_an_admins_edit_unless_told_to_overwrite() -> None:
 
 
 def test_a_broken_edit_is_refused_and_the_old_source_kept() -> None:
-    (definition,) = quest_sync_shipped()
+    definition = vault(quest_sync_shipped())
     original = definition.source
 
     with pytest.raises(QuestFileError):

@@ -65,6 +65,8 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         "game_id": None,
         "turn_hours": None,
         "reminder_hours": None,
+        "options": {"edition": "us", "spell_draft": False, "heroes_pass_heroes": False},
+        "rules": ["US edition rules", "Fixed spells (Elf: Earth)"],
         "zargon": "human",
     }
 
@@ -219,6 +221,28 @@ def test_api_needs_authentication(client: Client, room: Room) -> None:
     assert client.get(f"/api/rooms/{room.pk}").status_code == 401
     assert post_json(client, "/api/rooms", {"name": "T", "seats": 3}).status_code == 401
     assert client.post(seat_url(room, 2)).status_code == 401
+
+
+def test_create_room_with_options_shows_them(host_client: Client, quest: QuestDefinition) -> None:
+    body = {"name": "UK table", "seats": 2, "options": {"edition": "uk", "spell_draft": True}}
+    response = post_json(host_client, "/api/rooms", body)
+    assert response.status_code == 201
+    assert response.json()["options"] == {
+        "edition": "uk",
+        "spell_draft": True,
+        "heroes_pass_heroes": False,
+    }
+    assert response.json()["rules"] == ["UK edition rules", "Spell draft"]
+
+
+def test_create_room_with_an_unknown_option_is_422(
+    host_client: Client, quest: QuestDefinition
+) -> None:
+    body = {"name": "Odd", "seats": 2, "options": {"diagonal_goblins": True}}
+    response = post_json(host_client, "/api/rooms", body)
+    assert response.status_code == 422
+    assert "Unknown option 'diagonal_goblins'" in response.json()["detail"]
+    assert not Room.objects.exists()
 
 
 def test_the_openapi_schema_documents_the_turn_times(client: Client) -> None:

@@ -207,6 +207,26 @@ def test_outsider_may_not_see_a_finished_room(room: Room) -> None:
     assert outsider.get(detail_url(room)).status_code == 404
 
 
+def test_room_options_chosen_on_the_form_show_on_the_room_page(
+    host_client: Client, host: User, quest: QuestDefinition
+) -> None:
+    data = {"name": "UK", "seats": "3", "quest": "ashen_vault", "edition": "uk"}
+    response = host_client.post(reverse("rooms:create"), {**data, "spell_draft": "on"})
+    room = Room.objects.get()
+    assert room.options == {"edition": "uk", "spell_draft": True}
+    page = host_client.get(response["Location"]).content.decode()
+    assert "UK edition rules · Spell draft" in page
+
+
+def test_room_form_refuses_an_unknown_edition(
+    host_client: Client, host: User, quest: QuestDefinition
+) -> None:
+    data = {"name": "UK", "seats": "3", "quest": "ashen_vault", "edition": "fr"}
+    response = host_client.post(reverse("rooms:create"), data)
+    assert response.status_code == 200 and not Room.objects.exists()
+    assert "Select a valid choice" in response.content.decode()
+
+
 # no dead ends: cancelling, and a launched room's invite
 
 

@@ -233,3 +233,37 @@ def test_seat_summaries_name_zargon_and_heroes(room: Room, alice: User) -> None:
         (2, None, "heroes", ["barbarian", "dwarf"]),
         (3, "alice", "heroes", ["elf", "wizard"]),
     ]
+
+
+# --- room options (docs/rules.md 3, 8, 9) --------------------------------------------------------
+
+
+def test_create_stores_the_room_options_and_says_them_in_words(
+    quest: QuestDefinition, host: User
+) -> None:
+    options = {"edition": "uk", "spell_draft": True, "heroes_pass_heroes": True}
+    room = services.room_create(host=host, name="Old rules", seat_count=3, options=options)
+    room.refresh_from_db()
+    assert room.options == options
+    assert services.room_rules_in_force(room=room) == [
+        "UK edition rules",
+        "Spell draft",
+        "Heroes may pass heroes",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"editon": "uk"}, "Unknown option 'editon'"),
+        ({"edition": "de"}, 'Option "edition" must be "us" or "uk"'),
+        ({"spell_draft": "yes"}, 'Option "spell_draft" must be true or false'),
+        ({"heroes": {}}, "Unknown option 'heroes'"),  # engine-only: not a host's to set
+    ],
+)
+def test_create_refuses_an_unknown_or_malformed_option(
+    quest: QuestDefinition, host: User, options: dict[str, object], message: str
+) -> None:
+    with pytest.raises(services.RoomError, match=message):
+        services.room_create(host=host, name="Odd", seat_count=3, options=options)
+    assert not Room.objects.exists()

@@ -37,7 +37,10 @@ def build_quest(
     villain: int | None = None,
     wandering: str = "goblin",
     special: dict[str, SpecialTreasure] | None = None,
+    monster_extras: dict[int, dict[str, Any]] | None = None,
 ) -> Quest:
+    """`monster_extras` gives the n-th monster (from 0) more MonsterDef fields: name, stats,
+    dread_spells, escape_to."""
     rows = [r.strip() for r in ascii_map.strip("\n").splitlines() if r.strip()]
     width, height = max(len(r) for r in rows), len(rows)
     square_area: dict[Square, str] = {}
@@ -63,8 +66,10 @@ def build_quest(
         }
     door_list = [Door(f"door{i}", a, b) for i, (a, b) in enumerate(doors, 1)]
     door_list += [Door(f"secret{i}", a, b, secret=True) for i, (a, b) in enumerate(secret_doors, 1)]
+    extras = monster_extras or {}
     monster_list = tuple(
-        MonsterDef(f"mon{i}", kind, sq) for i, (kind, sq) in enumerate(monsters, 1)
+        MonsterDef(f"mon{i}", kind, sq, **extras.get(i - 1, {}))
+        for i, (kind, sq) in enumerate(monsters, 1)
     )
     trap_list = []
     for i, (kind, where) in enumerate(traps, 1):

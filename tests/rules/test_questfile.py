@@ -397,7 +397,7 @@ BROKEN: dict[str, tuple[list[tuple[str, str]], str, str, str]] = {
         [("[[3, 1], [4, 1]]}", "[[3, 1], [4, 1]], locked: true}")],
         "locked: true",
         "doors[0].locked",
-        "unknown key 'locked' (allowed: id, between, secret)",
+        "unknown key 'locked' (allowed: id, between, secret, locked_by)",
     ),
     "missing field in an entry": (
         [("{id: gob, kind: goblin, at: [7, 1]}", "{id: gob, kind: goblin}")],
@@ -835,6 +835,72 @@ BROKEN: dict[str, tuple[list[tuple[str, str]], str, str, str]] = {
         "areas.d",
         "passage 'd' (Dead End) cannot be reached",
     ),
+    "unknown Dread spell": (
+        [
+            (
+                "{id: boss, kind: dread_warden, at: [8, 3]}",
+                "{id: boss, kind: dread_warden, at: [8, 3], dread_spells: [fireball]}",
+            )
+        ],
+        "dread_spells",
+        "monsters[1].dread_spells[0]",
+        "unknown Dread spell 'fireball'",
+    ),
+    "Dread spell twice": (
+        [
+            (
+                "{id: boss, kind: dread_warden, at: [8, 3]}",
+                "{id: boss, kind: dread_warden, at: [8, 3], dread_spells: [fear, fear]}",
+            )
+        ],
+        "dread_spells",
+        "monsters[1].dread_spells[1]",
+        "listed twice",
+    ),
+    "escape without a square": (
+        [
+            (
+                "{id: boss, kind: dread_warden, at: [8, 3]}",
+                "{id: boss, kind: dread_warden, at: [8, 3], dread_spells: [escape]}",
+            )
+        ],
+        "dread_spells",
+        "monsters[1].escape_to",
+        "needs an escape_to square",
+    ),
+    "escape square on furniture": (
+        [
+            (
+                "{id: boss, kind: dread_warden, at: [8, 3]}",
+                "{id: boss, kind: dread_warden, at: [8, 3], dread_spells: [escape], "
+                "escape_to: [8, 1]}",
+            )
+        ],
+        "dread_spells",
+        "monsters[1].escape_to",
+        "holds furniture 'chest_1'",
+    ),
+    "unknown artifact": (
+        [("gold: 50}", "gold: 50, artifact: Ember Crown}")],
+        "Ember Crown",
+        "special_treasures[0].artifact",
+        "unknown artifact 'Ember Crown'",
+    ),
+    "lock that is no key": (
+        [("between: [[6, 2], [7, 2]]}", "between: [[6, 2], [7, 2]], locked_by: Emberbrand}")],
+        "locked_by",
+        "doors[1].locked_by",
+        "'Emberbrand' is no key",
+    ),
+    "key behind its own lock": (
+        [
+            ("between: [[6, 2], [7, 2]]}", "between: [[6, 2], [7, 2]], locked_by: Ember Key}"),
+            ("gold: 50}", "gold: 50, artifact: Ember Key}"),
+        ],
+        "locked_by",
+        "doors[1].locked_by",
+        "the door could never be opened",
+    ),
 }
 
 # Cases whose one mistake rightly causes more than one problem (e.g. an unreachable room as well).
@@ -911,3 +977,36 @@ def test_the_example_in_the_quest_format_doc_is_valid() -> None:
     assert validate_quest_text(example, "example.yaml") == []
     quest = parse_quest_text(example, "example.yaml")
     assert quest.slug == "mouldy_cellar" and any(d.secret for d in quest.doors)
+
+
+def test_a_villain_with_dread_spells_stats_and_a_name(tmp_path: Path) -> None:
+    villain = (
+        "{id: boss, kind: dread_warden, at: [8, 3], name: Grisk, dread_spells: [fear, escape], "
+        "escape_to: [7, 3], stats: {move: 5, attack: 4, defend: 3, body: 6, mind: 4}}"
+    )
+    text = _mutate(("{id: boss, kind: dread_warden, at: [8, 3]}", villain))
+    boss = parse_quest_file(_write(tmp_path, text)).monster_defs["boss"]
+    assert (boss.name, boss.dread_spells, boss.escape_to) == ("Grisk", ("fear", "escape"), (7, 3))
+    assert boss.stats is not None and (boss.stats.body, boss.stats.attack) == (6, 4)
+
+
+def test_a_locked_door_with_its_key_in_reach_and_a_saga(tmp_path: Path) -> None:
+    text = _mutate(
+        (
+            "between: [[3, 1], [4, 1]]}",
+            "between: [[3, 1], [4, 1]]}\n"
+            "  - {id: spare, between: [[3, 3], [4, 3]], locked_by: Ember Key}",
+        ),
+        (
+            "reward_gold: 10",
+            "reward_gold: 10\nsaga: {id: test_saga, name: The Test Saga, chapter: 2}",
+        ),
+    )
+    text = text.replace("  #AAA#bcCC#\n  ##########", "  #AAAbbcCC#\n  ##########")
+    text = text.replace("gold: 50}", "gold: 50, artifact: Ember Key}")
+    problems = validate_quest_file(_write(tmp_path, text))
+    assert problems == []
+    quest = parse_quest_file(_write(tmp_path, text))
+    assert [d.locked_by for d in quest.doors] == [None, "Ember Key", None]
+    assert (quest.saga, quest.saga_name, quest.chapter) == ("test_saga", "The Test Saga", 2)
+    assert quest.special_treasures["C"].artifact == "Ember Key"

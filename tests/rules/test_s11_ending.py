@@ -25,11 +25,30 @@ def test_zargon_wins_at_once_when_no_living_hero_remains():
     assert legal_actions(t.state, ZARGON) == [] and legal_actions(t.state, 2) == []
 
 
-def test_escape_is_illegal_before_the_villain_is_defeated():
+def test_retreat_a_hero_on_the_stairway_may_escape_before_the_villain_falls():
     s = set_turn(place(start(quest()), barbarian=(0, 0)), "barbarian")
-    assert Escape("barbarian") not in legal_actions(s, 2)
-    with pytest.raises(IllegalAction, match="villain"):
-        act(s, 2, Escape("barbarian"))
+    assert Escape("barbarian") in legal_actions(s, 2)
+    t = act(s, 2, Escape("barbarian"))
+    assert t.state.heroes["barbarian"].status == "escaped" and t.state.outcome is None
+    assert t.events[0]["retreat"] is True and "retreats" in t.events[0]["text"]
+
+
+def test_retreat_ends_the_quest_with_no_reward_once_every_survivor_has_left():
+    s = set_turn(start(quest()), "wizard")
+    place(s, barbarian=None, dwarf=None, wizard=(0, 0))
+    s.heroes["elf"].status, s.heroes["elf"].position = "fallen", None
+    s.heroes["wizard"].gold = 35  # found gold is kept: it stays on the hero for the campaign
+    t = act(s, 2, Escape("wizard"))
+    assert t.state.outcome == "retreat" and t.state.phase == "over"
+    assert t.state.heroes["wizard"].gold == 35
+    assert "retreated" in t.events[-1]["text"] and t.events[-1]["outcome"] == "retreat"
+
+
+def test_retreat_followed_by_the_villains_fall_is_still_a_win():
+    s = set_turn(start(quest()), "wizard")
+    place(s, barbarian=None, dwarf=None, elf=None, wizard=(0, 0))  # the others left early
+    s.villain_defeated = True
+    assert act(s, 2, Escape("wizard")).state.outcome == "heroes"
 
 
 def test_escape_needs_the_stairway_and_removes_the_hero():

@@ -6,15 +6,17 @@ from apps.rules import (
     Attack,
     DrinkPotion,
     EndTurn,
+    Give,
     IllegalAction,
     Move,
     OpenDoor,
     RollMovement,
     SearchTraps,
+    event_for_seat,
     legal_actions,
 )
 
-from .builders import act, build_quest, place, set_turn, start
+from .builders import act, build_quest, place, set_turn, start, zargon_turn
 
 ROOMS = """
 aaaa.bbbb
@@ -185,15 +187,48 @@ def test_legal_actions_all_apply_cleanly_and_list_only_legal_moves():
         act(s, 2, a, dice=None)
 
 
-def test_a_potion_is_drunk_only_during_the_heros_own_turn():
-    s = set_turn(start(build_quest(ROOMS)), "barbarian")
+def test_potion_drunk_at_any_time_also_outside_the_heros_turn():
+    s = set_turn(start(build_quest(ROOMS), seats=3), "barbarian")
     place(s, barbarian=(0, 0), dwarf=(1, 0), elf=(2, 0), wizard=(3, 0))
+    s.heroes["elf"].potions, s.heroes["elf"].body = 1, 3
     s.heroes["dwarf"].potions, s.heroes["dwarf"].body = 1, 3
-    assert DrinkPotion("dwarf") not in legal_actions(s, 2)
-    with pytest.raises(IllegalAction, match="not the Dwarf's turn"):
-        act(s, 2, DrinkPotion("dwarf"), dice=[6])
-    s = act(s, 2, EndTurn("barbarian")).state
+    # seat 3 (Elf, Wizard) while the Barbarian moves; seat 2's Dwarf while it waits its turn
+    assert legal_actions(s, 3) == [DrinkPotion("elf")]
     assert DrinkPotion("dwarf") in legal_actions(s, 2)
+    s = act(s, 3, DrinkPotion("elf"), dice=[2]).state
+    assert s.heroes["elf"].body == 5 and s.turn.hero == "barbarian"
+    s = zargon_turn(s)
+    assert act(s, 2, DrinkPotion("dwarf"), dice=[1]).state.heroes["dwarf"].body == 4
+    with pytest.raises(IllegalAction, match="no healing potion"):
+        act(s, 3, DrinkPotion("elf"))
+
+
+def test_potion_gold_and_artifacts_given_on_the_givers_own_turn_only():
+    s = set_turn(start(build_quest(ROOMS), seats=5), "barbarian")
+    place(s, barbarian=(0, 0), dwarf=(1, 0), elf=(2, 0), wizard=(3, 0))
+    b = s.heroes["barbarian"]
+    b.potions, b.gold, b.artifacts = 2, 40, ["Ember Crown"]
+    listed = [a for a in legal_actions(s, 2) if isinstance(a, Give) and a.recipient == "elf"]
+    assert listed == [
+        Give("barbarian", "elf", "potion", 1),
+        Give("barbarian", "elf", "gold", 40),
+        Give("barbarian", "elf", "Ember Crown", 1),
+    ]
+    t = act(s, 2, Give("barbarian", "elf", "gold", 15))
+    s = act(t.state, 2, Give("barbarian", "elf", "Ember Crown", 1)).state
+    s = act(s, 2, Give("barbarian", "elf", "potion", 1)).state
+    e = s.heroes["elf"]
+    assert (e.gold, e.artifacts, e.potions) == (15, ["Ember Crown"], 1)
+    assert (s.heroes["barbarian"].gold, s.turn.has_acted) == (25, False)  # free
+    # private: the giver's and the taker's seats see what changed hands, the others only that
+    # something did
+    seen_by_elf, seen_by_dwarf = event_for_seat(t.events[0], 4), event_for_seat(t.events[0], 3)
+    assert seen_by_elf is not None and "15 gold" in seen_by_elf["text"]
+    assert seen_by_dwarf is not None and "something" in seen_by_dwarf["text"]
+    with pytest.raises(IllegalAction, match="does not have that many"):
+        act(s, 2, Give("barbarian", "dwarf", "gold", 26))
+    with pytest.raises(IllegalAction, match="not the Elf's turn"):
+        act(s, 4, Give("elf", "barbarian", "potion", 1))
 
 
 def test_an_opened_door_never_closes():
@@ -206,3 +241,38 @@ def test_an_opened_door_never_closes():
     assert s.doors["door1"].open
     assert {type(a).__name__ for a in legal_actions(set_turn(s, "barbarian"), 2)} >= {"EndTurn"}
     assert not [a for a in legal_actions(set_turn(s, "barbarian"), 2) if isinstance(a, OpenDoor)]
+
+
+# --- heroes passing heroes (room option) --------------------------------------------------------
+def test_heroes_passing_heroes_a_hero_moves_through_another_hero_never_stopping_on_him():
+    q = build_quest("aaaaaa\naaaaaa")
+    s = start(q, heroes_pass_heroes=True)
+    place(s, barbarian=(0, 0), dwarf=(1, 0), elf=(2, 0), wizard=None)
+    s = set_turn(s, "barbarian", movement=5)
+    assert Move("barbarian", (3, 0)) in legal_actions(s, 2)  # past the Dwarf and the Elf
+    with pytest.raises(IllegalAction, match="not stop on"):
+        act(s, 2, Move("barbarian", (1, 0)))
+    t = act(s, 2, Move("barbarian", (3, 0)))
+    assert t.state.heroes["barbarian"].position == (3, 0) and t.state.turn.movement_left == 2
+    # without the option a hero in the way blocks
+    s = set_turn(
+        place(start(q), barbarian=(0, 0), dwarf=(1, 0), elf=(2, 0), wizard=None),
+        "barbarian",
+        movement=5,
+    )
+    assert Move("barbarian", (3, 0)) not in legal_actions(s, 2)
+    with pytest.raises(IllegalAction, match="one square at a time"):
+        act(s, 2, Move("barbarian", (3, 0)))
+
+
+def test_a_locked_door_opens_only_to_a_hero_carrying_its_key():
+    from dataclasses import replace
+
+    q = build_quest(LINKED, doors=[((3, 0), (4, 0))])
+    q = replace(q, doors=(replace(q.doors[0], locked_by="Ember Key"),))
+    s = solo(q, barbarian=(3, 0))
+    with pytest.raises(IllegalAction, match="locked: it opens only to the Ember Key"):
+        act(s, 2, OpenDoor("barbarian", "d1"))
+    assert OpenDoor("barbarian", "d1") not in legal_actions(s, 2)
+    s.heroes["barbarian"].artifacts = ["Ember Key"]
+    assert act(s, 2, OpenDoor("barbarian", "d1")).state.doors["door1"].open

@@ -2,7 +2,20 @@
 
 from dataclasses import replace
 
-from apps.rules import EndPhase, EndTurn, MonsterMove, Move, OpenDoor, legal_actions, seat_view
+import pytest
+
+from apps.rules import (
+    EndPhase,
+    EndTurn,
+    IllegalAction,
+    MonsterMove,
+    Move,
+    OpenDoor,
+    SearchSecretDoors,
+    SearchTreasure,
+    legal_actions,
+    seat_view,
+)
 from apps.rules.board import Board
 from apps.rules.geometry import geometry
 
@@ -48,9 +61,9 @@ def test_blocked_square_blocks_sight():
     assert not sees(s, (0, 1), (4, 1))
 
 
-def test_touching_the_corner_of_blocked_squares_does_not_block():
+def test_touching_the_corner_of_a_blocked_square_does_not_block():
     s = place(
-        start(build_quest(OPEN_ROOM, blocked=[(1, 0), (0, 1)])),
+        start(build_quest(OPEN_ROOM, blocked=[(1, 0)])),
         barbarian=(4, 2),
         dwarf=None,
         elf=None,
@@ -65,7 +78,7 @@ def test_line_grazing_the_end_of_a_wall_is_not_blocked():
     s = start(
         build_quest(
             "ab\naa",
-            hero_starts={"barbarian": (0, 0), "dwarf": (0, 1), "elf": (1, 1), "wizard": (0, 1)},
+            hero_starts={"barbarian": (0, 0), "dwarf": (0, 0), "elf": (1, 1), "wizard": (1, 1)},
         )
     )
     assert sees(s, (0, 0), (1, 1))
@@ -276,3 +289,87 @@ def test_an_area_is_revealed_when_a_hero_stands_in_it():
     place(s, dwarf=(7, 1))
     s = act(s, 2, EndTurn("barbarian")).state
     assert "b" in s.areas and [m["id"] for m in seat_view(s, 2)["monsters"]] == ["m1"]
+
+
+def test_sight_line_through_a_pinch_point_is_blocked():
+    # two blocked squares meet corner to corner at the point the line passes through
+    s = place(
+        start(build_quest(OPEN_ROOM, blocked=[(1, 0), (0, 1)])),
+        barbarian=(4, 2),
+        dwarf=None,
+        elf=None,
+        wizard=None,
+    )
+    assert not sees(s, (0, 0), (1, 1)) and not sees(s, (0, 0), (2, 2))
+    # figures pinch too: two monsters corner to corner hide the square behind their corner
+    q = build_quest(OPEN_ROOM, monsters=[("orc", (2, 1)), ("orc", (1, 2))])
+    s = place(start(q), barbarian=(1, 1), dwarf=None, elf=None, wizard=None)
+    assert not sees(s, (1, 1), (2, 2))
+    # the end of a wall (room b is the single square (1, 0)) and a blocked square meeting at
+    # the point block as well; the wall's end alone is only grazed
+    starts = {"barbarian": (0, 0), "dwarf": (0, 0), "elf": (1, 1), "wizard": (1, 1)}
+    s = start(build_quest("ab\naa", hero_starts=starts, blocked=[(0, 1)]))
+    assert not sees(s, (0, 0), (1, 1))
+    assert sees(start(build_quest("ab\naa", hero_starts=starts)), (0, 0), (1, 1))
+
+
+# A passage P runs east from the entrance room; at its end passage Q turns south round a bend,
+# and R continues Q.
+BEND = """
+aaPPPPPP
+aa.....Q
+.......Q
+.......R
+"""
+
+
+def test_passage_seen_from_afar_is_revealed_only_as_far_as_sight_reaches():
+    q = build_quest(BEND, doors=[((1, 0), (2, 0))], monsters=[("goblin", (7, 1)), ("orc", (7, 3))])
+    s = set_turn(start(q), "barbarian")
+    place(s, barbarian=(1, 0), dwarf=None, elf=None, wizard=None)
+    s = act(s, 2, OpenDoor("barbarian", "d1")).state
+    assert "P" in s.areas and "P" not in s.glimpsed  # a door into it: revealed whole
+    assert "Q" not in s.areas  # round the bend
+    place(s, barbarian=(6, 0))
+    s = act(s, 2, EndTurn("barbarian")).state
+    assert s.glimpsed["Q"] == [(7, 1)]  # only the square of Q in sight
+    view = seat_view(s, 2)
+    shown = {(sq["x"], sq["y"]) for sq in view["map"]["squares"]}
+    assert (7, 1) in shown and (7, 2) not in shown and (7, 3) not in shown
+    assert [m["id"] for m in view["monsters"]] == ["m1"]  # the goblin in sight, not the orc
+    zargon = seat_view(s, ZARGON)
+    flags = {(sq["x"], sq["y"]): sq["revealed"] for sq in zargon["map"]["squares"]}
+    assert flags[(7, 1)] and not flags[(7, 2)]
+    # standing in the passage reveals it whole; the square of R beyond comes into sight
+    s.monsters["mon1"].alive, s.monsters["mon1"].position = False, None
+    s = set_turn(s, "barbarian")
+    place(s, barbarian=(7, 1))
+    s = act(s, 2, EndTurn("barbarian")).state
+    assert "Q" in s.areas and "Q" not in s.glimpsed
+    assert s.glimpsed["R"] == [(7, 3)] and s.monsters["mon2"].pub == "m2"
+
+
+def test_a_pit_is_searched_as_its_own_room():
+    # a sprung pit in a passage: treasure may be searched for there, once per hero
+    q = build_quest(
+        "aaaaPPPP\naaaaPPPP\n....bbbb",
+        traps=[("pit", (5, 1))],
+        secret_doors=[((5, 1), (5, 2)), ((7, 1), (7, 2))],
+    )
+    s = start(q)
+    place(s, barbarian=(5, 1), dwarf=(6, 0), elf=None, wizard=None)
+    s.areas["P"] = "a2"
+    s.traps["trap1"].state, s.traps["trap1"].pub, s.traps["trap1"].detected = "sprung", "t1", True
+    s = set_turn(s, "dwarf")
+    with pytest.raises(IllegalAction, match="inside a room"):
+        act(s, 2, SearchTreasure("dwarf"))  # beside the pit, the passage is no room
+    s = set_turn(s, "barbarian")
+    s.deck = ["gold_25", *s.deck]
+    found = act(s, 2, SearchTreasure("barbarian")).state
+    assert found.heroes["barbarian"].gold == 25
+    again = set_turn(found, "barbarian")
+    with pytest.raises(IllegalAction, match="already searched this pit"):
+        act(again, 2, SearchTreasure("barbarian"))
+    # secret doors: the pit's own edges only, as a room of its own
+    t = act(s, 2, SearchSecretDoors("barbarian"))
+    assert [d for d, ds in t.state.doors.items() if ds.found] == ["secret1"]

@@ -333,3 +333,69 @@ def test_a_figure_in_a_pit_also_rolls_one_defend_die_fewer():
     t = act(s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["skull"] * 3 + ["white_shield"])
     assert t.events[0]["dice"][1]["faces"] == ["white_shield"]  # Defend 2 - 1
     assert t.state.heroes["barbarian"].body == 6
+
+
+def test_no_defence_roll_when_no_skull_was_scored():
+    s = duel("orc")
+    t = act(s, 2, Attack("barbarian", "m1"), dice=["white_shield", "black_shield", "white_shield"])
+    assert [d["faces"] for d in t.events[0]["dice"]] == [
+        ["white_shield", "black_shield", "white_shield"],
+        [],  # the orc rolls nothing
+    ]
+    assert "need not defend" in t.events[0]["text"]
+    s = zargon_turn(duel("orc"))
+    t = act(s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["black_shield"] * 3)
+    assert t.events[0]["dice"][1]["faces"] == [] and t.state.heroes["barbarian"].body == 8
+
+
+def test_spellcaster_at_0_body_saves_themself_with_a_healing_spell():
+    s = zargon_turn(duel("orc", hero_at=(0, 0), monster_at=(1, 0)))
+    place(s, barbarian=None, elf=(2, 1))
+    s.heroes["elf"].status = "playing"
+    s.monsters["mon1"].position = (2, 0)
+    s.heroes["elf"].body = 1
+    t = act(s, ZARGON, MonsterAttack("m1", "elf"), dice=["skull"] * 3 + ["skull", "skull"])
+    elf = t.state.heroes["elf"]
+    assert (elf.status, elf.body) == ("playing", 4) and "heal_body" not in elf.spells
+    assert "casts Heal Body on themself" in t.events[-1]["text"]
+
+
+def test_spellcaster_who_already_acted_this_round_cannot_save_themself():
+    s = duel("orc", hero_at=(0, 0), monster_at=(1, 0))
+    place(s, barbarian=None, elf=(2, 1))
+    s.heroes["elf"].status = "playing"
+    s.monsters["mon1"].position = (2, 0)
+    s = set_turn(s, "elf")
+    s = act(s, 2, Attack("elf", "m1"), dice=["white_shield"] * 2).state  # the Elf's action
+    s = zargon_turn(s)
+    s.heroes["elf"].body = 1
+    t = act(s, ZARGON, MonsterAttack("m1", "elf"), dice=["skull"] * 3 + ["skull", "skull"])
+    assert t.state.heroes["elf"].status == "fallen"
+
+
+def test_fallen_heros_weapon_and_armour_are_among_the_belongings():
+    s = zargon_turn(duel("orc"))
+    b = s.heroes["barbarian"]
+    b.body, b.armour = 1, ["helmet", "chain_mail"]
+    s.heroes["wizard"].status, s.heroes["wizard"].position = "playing", (0, 0)
+    s.heroes["dwarf"].status, s.heroes["dwarf"].position = "playing", (0, 2)
+    s = act(s, ZARGON, MonsterAttack("m1", "barbarian"), dice=["skull"] * 3 + ["skull"] * 4).state
+    drop = s.drops[0]
+    assert (drop.weapon, drop.armour) == ("broadsword", ["helmet", "chain_mail"])
+    assert s.heroes["barbarian"].weapon == "" and s.heroes["barbarian"].armour == []
+    # the Dwarf wields the better broadsword and wears the armour
+    dwarf = act(set_turn(s, "dwarf"), 2, TakeBelongings("dwarf", "barbarian")).state
+    d = dwarf.heroes["dwarf"]
+    assert (d.weapon, d.armour, d.items) == ("broadsword", ["helmet", "chain_mail"], ["shortsword"])
+    # the Wizard may use none of it: it is carried, unwielded
+    wizard = act(set_turn(s, "wizard"), 2, TakeBelongings("wizard", "barbarian")).state
+    w = wizard.heroes["wizard"]
+    assert (w.weapon, w.armour) == ("dagger", [])
+    assert sorted(w.items) == ["broadsword", "chain_mail", "helmet"]
+
+
+def test_artifacts_add_their_attack_and_defend_dice():
+    s = duel("orc")
+    s.heroes["barbarian"].artifacts = ["Emberbrand", "Cinder Mantle"]
+    view = seat_view(s, 2)["heroes"][0]
+    assert (view["attack"], view["defend"]) == (4, 3)

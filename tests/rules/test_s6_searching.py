@@ -6,19 +6,23 @@ import pytest
 
 from apps.rules import (
     DrinkPotion,
+    EndPhase,
     EndTurn,
     IllegalAction,
+    MonsterAttack,
+    MonsterMove,
     OpenDoor,
     SearchSecretDoors,
     SearchTraps,
     SearchTreasure,
     event_for_seat,
+    legal_actions,
     seat_view,
 )
 from apps.rules.data import treasure_deck
 from apps.rules.quest import SpecialTreasure
 
-from .builders import act, build_quest, place, set_turn, start
+from .builders import ZARGON, act, build_quest, place, set_turn, start, zargon_turn
 
 MAP = """
 aaaaAAAA
@@ -79,13 +83,12 @@ def test_each_hero_searches_a_room_for_treasure_once():
 
 
 def test_special_treasure_goes_to_the_first_searcher():
-    q = build_quest(
-        MAP, special={"a": SpecialTreasure("a", "the Ember Crown", "It glows.", gold=100)}
-    )
+    crown = SpecialTreasure("a", "the Ember Crown", "It glows.", gold=100, artifact="Emberbrand")
+    q = build_quest(MAP, special={"a": crown})
     s = searcher(q, dwarf=(1, 0))
     s.deck = ["gold_15", *s.deck[1:]]
     s = act(s, 2, SearchTreasure("barbarian")).state
-    assert s.heroes["barbarian"].artifacts == ["the Ember Crown"]
+    assert s.heroes["barbarian"].artifacts == ["Emberbrand"]  # an artifact: kept for good
     assert s.heroes["barbarian"].gold == 100
     s = set_turn(s, "dwarf")
     s = act(s, 2, SearchTreasure("dwarf")).state
@@ -140,6 +143,52 @@ def test_wandering_monster_uses_the_nearest_free_square_of_the_area():
     t = act(s, 2, SearchTreasure("barbarian"), dice=["white_shield"] * 4)
     goblin = next(m for m in t.state.monsters.values() if m.kind == "goblin")
     assert goblin.position is not None
+
+
+def test_wandering_monster_with_no_free_square_beside_the_searcher_waits_for_zargons_phase():
+    q = build_quest("aaa\naaa", blocked=[(1, 0), (0, 1)], monsters=[])
+    s = place(start(q), barbarian=(0, 0), dwarf=(1, 1), elf=None, wizard=None)
+    s = set_turn(s, "barbarian")
+    s.deck = ["wandering_monster", *s.deck]
+    t = act(s, 2, SearchTreasure("barbarian"), dice=[])  # no attack: no die is rolled
+    goblin = t.state.monster_by_pub("m1")
+    assert goblin is not None and goblin.position in {(2, 0), (1, 2)}
+    assert "waiting for Zargon's turn" in t.events[-1]["text"]
+    assert t.state.heroes["barbarian"].body == 8
+    s = act(t.state, 2, EndTurn("barbarian")).state
+    s = act(s, 2, EndTurn("dwarf")).state
+    assert s.phase == "monsters" and MonsterMove("m1", (2, 1)) in legal_actions(s, ZARGON)
+
+
+def test_wandering_monster_may_attack_only_the_searcher_in_the_round_it_appears():
+    s = searcher(dwarf=(1, 1))
+    s.deck = ["wandering_monster", *s.deck]
+    t = act(s, 2, SearchTreasure("barbarian"), dice=["white_shield"] * 2)  # its attack misses
+    goblin = t.state.monster_by_pub("m1")
+    assert goblin is not None and goblin.position in {(1, 0), (0, 1)}  # next to both heroes
+    s = zargon_turn(t.state)
+    attacks = {a.target for a in legal_actions(s, ZARGON) if isinstance(a, MonsterAttack)}
+    assert attacks == {"barbarian"}
+    with pytest.raises(IllegalAction, match="not next to"):
+        act(s, ZARGON, MonsterAttack("m1", "dwarf"))
+    s = act(s, ZARGON, EndPhase()).state  # next round: an ordinary revealed monster
+    s = zargon_turn(s)
+    attacks = {a.target for a in legal_actions(s, ZARGON) if isinstance(a, MonsterAttack)}
+    assert attacks == {"barbarian", "dwarf"}
+
+
+def test_every_chest_trap_in_the_room_springs_on_a_treasure_search():
+    q = build_quest(
+        MAP,
+        furniture=[("chest", [(3, 1)]), ("cupboard", [(3, 0)])],
+        traps=[("chest", "fur1"), ("chest", "fur2")],
+    )
+    s = searcher(q, dwarf=(1, 1))
+    t = act(s, 2, SearchTreasure("barbarian"))
+    assert t.state.heroes["barbarian"].body == 6  # 1 Body from each
+    assert {ts.state for ts in t.state.traps.values()} == {"sprung"}
+    assert [e["type"] for e in t.events].count("trap") == 2
+    assert t.state.searched == [] and t.state.turn.hero == "dwarf"
 
 
 def test_searching_for_traps_reveals_the_traps_of_the_current_area_only():
@@ -213,6 +262,14 @@ def test_searching_for_secret_doors_finds_only_those_on_the_edge_of_the_hero_are
     s = searcher(q)
     t = act(s, 2, SearchSecretDoors("barbarian"))
     assert {d for d, ds in t.state.doors.items() if ds.found} == {"secret1"}
+
+
+def test_a_special_treasure_without_an_artifact_leaves_only_gold_and_potions():
+    hoard = SpecialTreasure("a", "a hoard", "Coins.", gold=30, potions=1)
+    s = searcher(build_quest(MAP, special={"a": hoard}))
+    s = act(s, 2, SearchTreasure("barbarian")).state
+    b = s.heroes["barbarian"]
+    assert (b.gold, b.potions, b.artifacts) == (30, 1, [])
 
 
 def test_every_seat_sees_who_searched_a_room_for_treasure():

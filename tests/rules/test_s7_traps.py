@@ -2,7 +2,16 @@
 
 import pytest
 
-from apps.rules import Disarm, IllegalAction, Jump, Move, legal_actions
+from apps.rules import (
+    Disarm,
+    EndTurn,
+    IllegalAction,
+    Jump,
+    LeaveBlock,
+    Move,
+    SearchTraps,
+    legal_actions,
+)
 
 from .builders import act, build_quest, place, set_turn, start
 
@@ -28,12 +37,40 @@ def test_entering_a_pit_costs_one_body_ends_movement_and_leaves_the_hero_in_it()
     assert t.state.turn.hero == "barbarian"  # only the movement ends
 
 
-def test_falling_block_rolls_three_dice_blocks_the_square_and_moves_the_hero_back():
+def test_falling_block_rolls_three_dice_and_blocks_the_square_for_good():
     s = walker([("falling_block", (1, 0))])
     t = act(s, 2, Move("barbarian", (1, 0)), dice=["skull", "skull", "white_shield"])
-    assert t.state.heroes["barbarian"].position == (0, 0)
     assert t.state.heroes["barbarian"].body == 6
     assert t.state.fallen_blocks == [(1, 0)] and t.state.turn.movement_left == 0
+
+
+def test_falling_block_hero_chooses_to_step_ahead_or_back():
+    s = walker([("falling_block", (1, 0))])
+    s = act(s, 2, Move("barbarian", (1, 0)), dice=["white_shield"] * 3).state
+    # the choice is pending: nothing else may be done first (a potion excepted)
+    assert set(legal_actions(s, 2)) == {
+        LeaveBlock("barbarian", (0, 0)),  # back where the hero came from
+        LeaveBlock("barbarian", (2, 0)),  # ahead, beyond the block
+    }
+    with pytest.raises(IllegalAction, match="step ahead or back"):
+        act(s, 2, SearchTraps("barbarian"))
+    ended = act(s, 2, EndTurn("barbarian")).state  # a turn ended (or timed out) steps back
+    assert ended.heroes["barbarian"].position == (0, 0) and ended.round == 2
+    ahead = act(s, 2, LeaveBlock("barbarian", (2, 0))).state
+    assert ahead.heroes["barbarian"].position == (2, 0) and ahead.turn.block_from is None
+    assert SearchTraps("barbarian") in legal_actions(ahead, 2)  # the action is still free
+    back = act(s, 2, LeaveBlock("barbarian", (0, 0))).state
+    assert back.heroes["barbarian"].position == (0, 0)
+    with pytest.raises(IllegalAction, match="ahead past the block or back"):
+        act(s, 2, LeaveBlock("barbarian", (1, 1)))
+
+
+def test_falling_block_ahead_is_offered_only_when_the_square_beyond_is_free():
+    s = walker([("falling_block", (1, 0))])
+    place(s, dwarf=(2, 0))
+    s.heroes["dwarf"].status = "playing"
+    s = act(s, 2, Move("barbarian", (1, 0)), dice=["white_shield"] * 3).state
+    assert legal_actions(s, 2) == [LeaveBlock("barbarian", (0, 0))]
 
 
 def test_spear_trap_hits_on_a_skull_and_is_then_gone():

@@ -2,7 +2,20 @@
 
 import pytest
 
-from apps.rules import Attack, CastSpell, EndTurn, IllegalAction, Move, legal_actions
+from apps.rules import (
+    Attack,
+    CastSpell,
+    EndTurn,
+    IllegalAction,
+    Move,
+    apply,
+    legal_actions,
+    new_game,
+    seat_view,
+    seats_to_move,
+)
+from apps.rules.actions import ChooseSpells
+from apps.rules.data import spells_of
 
 from .builders import act, build_quest, place, set_turn, start
 
@@ -237,3 +250,36 @@ def test_a_helpful_spell_cannot_target_a_hero_out_of_sight():
     ]
     with pytest.raises(IllegalAction):
         cast(s, "courage", "barbarian")
+
+
+# --- the spell draft (room option) -------------------------------------------------------------
+def test_spell_draft_the_wizard_picks_then_the_elf_then_the_wizard_takes_the_rest():
+    s = new_game(build_quest("aaaa\naaaa"), 3, 1, {"spell_draft": True})
+    assert s.phase == "draft" and seats_to_move(s) == [3]
+    assert s.heroes["elf"].spells == [] and s.heroes["wizard"].spells == []
+    assert legal_actions(s, 3) == [
+        ChooseSpells("wizard", e) for e in ("air", "fire", "water", "earth")
+    ]
+    s = apply(s, 3, ChooseSpells("wizard", "earth")).state
+    assert s.turn.hero == "elf" and ChooseSpells("elf", "earth") not in legal_actions(s, 3)
+    with pytest.raises(IllegalAction, match="not free"):
+        apply(s, 3, ChooseSpells("elf", "earth"))
+    s = apply(s, 3, ChooseSpells("elf", "fire")).state
+    assert s.heroes["elf"].spells == list(spells_of("fire"))
+    assert sorted(s.heroes["wizard"].spells) == sorted(spells_of("earth", "air", "water"))
+    assert s.phase == "heroes" and s.turn.hero == "barbarian"
+
+
+def test_spell_draft_a_timed_out_draft_turn_takes_the_first_free_element():
+    s = new_game(build_quest("aaaa\naaaa"), 2, 1, {"spell_draft": True})
+    s = apply(s, 2, EndTurn("wizard")).state
+    s = apply(s, 2, EndTurn("elf")).state
+    assert s.heroes["wizard"].spells[:3] == list(spells_of("air"))
+    assert s.heroes["elf"].spells == list(spells_of("fire"))
+    assert s.turn.hero == "barbarian"
+
+
+def test_without_the_draft_the_elf_holds_earth_and_the_wizard_the_rest():
+    s = new_game(build_quest("aaaa\naaaa"), 2, 1)
+    assert s.heroes["elf"].spells == list(spells_of("earth"))
+    assert seat_view(s, 2)["options"]["spell_draft"] is False

@@ -11,7 +11,17 @@ from apps.rules import (
     legal_actions,
 )
 
-from .builders import OPEN_ROOM, ZARGON, act, build_quest, monster_phase, place, start, zargon_turn
+from .builders import (
+    OPEN_ROOM,
+    ZARGON,
+    act,
+    build_quest,
+    monster_phase,
+    place,
+    set_turn,
+    start,
+    zargon_turn,
+)
 
 
 def test_monster_moves_up_to_its_move_value_square_by_square():
@@ -135,6 +145,47 @@ def test_monsters_obey_walls():
     assert MonsterMove("m1", (3, 0)) not in legal_actions(s, ZARGON)
     with pytest.raises(IllegalAction, match="wall"):
         act(s, ZARGON, MonsterMove("m1", (3, 0)))
+
+
+# --- the UK edition (room option) ---------------------------------------------------------------
+def test_uk_edition_every_monster_of_the_table_has_one_body_but_a_villain_keeps_its_stats():
+    from apps.rules import new_game
+
+    q = build_quest(
+        "aaaaaa\naaaaaa",
+        monsters=[("gargoyle", (4, 0)), ("mummy", (5, 0)), ("dread_warden", (5, 1))],
+        villain=2,
+    )
+    uk = new_game(q, 2, 1, {"edition": "uk"})
+    assert [m.body for m in uk.monsters.values()] == [1, 1, 4]
+    us = new_game(q, 2, 1)
+    assert [m.body for m in us.monsters.values()] == [3, 2, 4]
+
+
+def test_uk_edition_no_weapon_attacks_diagonally():
+    from apps.rules import Attack, legal_actions, new_game
+
+    q = build_quest("aaaaaa\naaaaaa", monsters=[("orc", (1, 1))])
+    for edition, allowed in (("us", True), ("uk", False)):
+        s = new_game(
+            q, 2, 1, {"edition": edition, "heroes": {"barbarian": {"weapon": "longsword"}}}
+        )
+        place(s, barbarian=(0, 0), dwarf=None, elf=None, wizard=None)
+        set_turn(s, "barbarian")
+        assert (Attack("barbarian", "m1") in legal_actions(s, 2)) is allowed
+
+
+def test_an_unknown_or_malformed_option_is_refused_never_ignored():
+    from apps.rules import new_game
+    from apps.rules.options import OptionsError
+
+    q = build_quest("aaaa\naaaa")
+    with pytest.raises(OptionsError, match="Unknown option 'editon'"):
+        new_game(q, 2, 1, {"editon": "uk"})
+    with pytest.raises(OptionsError, match='"edition" must be "us" or "uk"'):
+        new_game(q, 2, 1, {"edition": "fr"})
+    with pytest.raises(OptionsError, match='"spell_draft" must be true or false'):
+        new_game(q, 2, 1, {"spell_draft": "yes"})
 
 
 def test_every_seat_sees_a_revealed_monsters_stat_card():

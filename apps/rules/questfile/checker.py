@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar, cast
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
+from apps.rules.data import ARTIFACTS, DREAD_SPELLS, MonsterStats
 from apps.rules.quest import (
     Area,
     Door,
@@ -46,6 +47,7 @@ from apps.rules.questfile.schema import (
     HeroesSpec,
     MonsterSpec,
     QuestFileError,
+    SagaSpec,
     Spec,
     TrapSpec,
     TreasureSpec,
@@ -243,6 +245,22 @@ class Checker:
         self.scalars["wandering_monster"] = wandering
         if "villain" in self.data:
             self.scalars["villain"] = self.validate(STR, self.data["villain"], ("villain",))
+        self.scalars["saga"] = (
+            self.validate_model(SagaSpec, self.data["saga"], ("saga",))
+            if "saga" in self.data
+            else None
+        )
+
+    def _artifact(self, loc: Loc, name: str | None, *, key: bool = False) -> None:
+        """Report an artifact the engine does not know (or, for a lock, one that is no key)."""
+        if name is None:
+            return
+        artifact = ARTIFACTS.get(name)
+        if artifact is None:
+            self.error(loc, f"unknown artifact {name!r} (known: {', '.join(ARTIFACTS)})")
+        elif key and not artifact.key:
+            keys = ", ".join(a.name for a in ARTIFACTS.values() if a.key)
+            self.error(loc, f"{name!r} is no key and opens no door (keys: {keys})")
 
     @staticmethod
     def _unknown_monster(kind: str) -> str:
@@ -544,6 +562,7 @@ class Checker:
                         f"square {sq(square)} holds {self.furniture_at[square]!r}; "
                         "the door is useless",
                     )
+            self._artifact((*loc, "locked_by"), spec.locked_by, key=True)
             self.door_edges.add(edge)
             self.doors.append(item)
         if count and len(self.doors) == len(self.data["doors"]):
@@ -640,6 +659,7 @@ class Checker:
                 self.error(at_loc, f"square {sq(spec.at)} {clash}")
                 continue
             monster_at[spec.at] = spec.id
+            self._check_monster_extras(loc, spec)
             self.monsters.append(item)
         villain = self.scalars.get("villain")
         raw = self.data.get("monsters")
@@ -648,6 +668,29 @@ class Checker:
             declared = [m.get("id") for m in raw if isinstance(m, dict)]
             if villain not in declared:
                 self.error(("villain",), f"there is no monster with id {villain!r}")
+
+    def _check_monster_extras(self, loc: Loc, spec: MonsterSpec) -> None:
+        """Dread spells (docs/rules.md 8b) and an escape square for the spell Escape."""
+        spells_loc: Loc = (*loc, "dread_spells")
+        for i, spell in enumerate(spec.dread_spells):
+            if spell not in DREAD_SPELLS:
+                known = ", ".join(DREAD_SPELLS)
+                self.error((*spells_loc, i), f"unknown Dread spell {spell!r} (known: {known})")
+            elif spell in spec.dread_spells[:i]:
+                self.error((*spells_loc, i), f"Dread spell {spell!r} is listed twice")
+        escape_loc: Loc = (*loc, "escape_to")
+        if "escape" in spec.dread_spells and spec.escape_to is None:
+            self.error(
+                escape_loc, "a monster with the Dread spell escape needs an escape_to square"
+            )
+        if spec.escape_to is None:
+            return
+        if "escape" not in spec.dread_spells:
+            self.error(escape_loc, "escape_to is only used by the Dread spell escape")
+        elif self._playable(escape_loc, spec.escape_to):
+            clash = self._occupant(spec.escape_to, traps=True)
+            if clash:
+                self.error(escape_loc, f"square {sq(spec.escape_to)} {clash}")
 
     def _check_heroes(self) -> None:
         if "heroes" not in self.data:
@@ -706,6 +749,7 @@ class Checker:
                     f"({field_name(seen[spec.area])})",
                 )
                 continue
+            self._artifact((*loc, "artifact"), spec.artifact)
             seen[spec.area] = loc
             self.treasures.append(item)
 
@@ -732,6 +776,7 @@ class Checker:
                     f"the villain {villain!r} at {sq(m.spec.at)} cannot be reached from the "
                     "stairway (through doors, secret doors and passages); the quest cannot be won",
                 )
+        self._check_keys()
         for char, spec in self.areas.items():
             squares = self.area_squares.get(char, set())
             if squares and not squares & reached:
@@ -741,8 +786,30 @@ class Checker:
                     "add a door",
                 )
 
-    def reachable(self, start: Iterable[Square], *, secret_doors: bool) -> set[Square]:
-        doors = {frozenset(d.spec.between) for d in self.doors if secret_doors or not d.spec.secret}
+    def _check_keys(self) -> None:
+        """A locked door's key must lie in this quest, in a room reached without locked doors,
+        or the heroes could be shut out (a key from an earlier quest still opens it too)."""
+        open_reach = self.reachable(self.stairway, secret_doors=True, locked=False)
+        for door in self.doors:
+            key = door.spec.locked_by
+            if key is None or key not in ARTIFACTS or not ARTIFACTS[key].key:
+                continue  # no lock, or a bad one (reported with the door)
+            rooms = [t.spec.area for t in self.treasures if t.spec.artifact == key]
+            if not any(self.area_squares.get(room, set()) & open_reach for room in rooms):
+                self.error(
+                    (*door.loc, "locked_by"),
+                    f"no special treasure of this quest reached without a locked door gives "
+                    f"the {key}; the door could never be opened",
+                )
+
+    def reachable(
+        self, start: Iterable[Square], *, secret_doors: bool, locked: bool = True
+    ) -> set[Square]:
+        doors = {
+            frozenset(d.spec.between)
+            for d in self.doors
+            if (secret_doors or not d.spec.secret) and (locked or d.spec.locked_by is None)
+        }
         return _flood(
             start,
             lambda s: (
@@ -771,6 +838,7 @@ class Checker:
     def build(self) -> Quest:
         assert not self.problems and self.entrance is not None and self.heroes is not None
         s = self.scalars
+        saga: SagaSpec | None = s.get("saga")
         areas = {
             char: Area(char, spec.kind, spec.name, frozenset(self.area_squares[char]))
             for char, spec in self.areas.items()
@@ -788,7 +856,13 @@ class Checker:
             stairway=frozenset(self.stairway),
             hero_starts={h: getattr(self.heroes, h) for h in HERO_NAMES},
             doors=tuple(
-                Door(d.spec.id, d.spec.between[0], d.spec.between[1], d.spec.secret)
+                Door(
+                    d.spec.id,
+                    d.spec.between[0],
+                    d.spec.between[1],
+                    d.spec.secret,
+                    locked_by=d.spec.locked_by,
+                )
                 for d in self.doors
             ),
             blocked=frozenset(self.blocked),
@@ -805,16 +879,43 @@ class Checker:
                 )
                 for t in self.traps
             ),
-            monsters=tuple(MonsterDef(m.spec.id, m.spec.kind, m.spec.at) for m in self.monsters),
+            monsters=tuple(self._monster_def(m.spec) for m in self.monsters),
             villain=s["villain"],
             wandering_monster=s["wandering_monster"],
             special_treasures={
                 t.spec.area: SpecialTreasure(
-                    t.spec.area, t.spec.name, t.spec.text.strip(), t.spec.gold, t.spec.potions
+                    t.spec.area,
+                    t.spec.name,
+                    t.spec.text.strip(),
+                    t.spec.gold,
+                    t.spec.potions,
+                    artifact=t.spec.artifact,
                 )
                 for t in self.treasures
             },
             reward_gold=s["reward_gold"],
+            saga=saga.id if saga else None,
+            saga_name=saga.name if saga else None,
+            chapter=saga.chapter if saga else 0,
+        )
+
+    @staticmethod
+    def _monster_def(spec: MonsterSpec) -> MonsterDef:
+        stats = None
+        if spec.stats is not None:
+            st = spec.stats
+            name = spec.name or spec.kind.replace("_", " ")
+            stats = MonsterStats(
+                name, st.move, st.attack, st.defend, st.body, st.mind, undead=st.undead
+            )
+        return MonsterDef(
+            spec.id,
+            spec.kind,
+            spec.at,
+            name=spec.name,
+            stats=stats,
+            dread_spells=tuple(spec.dread_spells),
+            escape_to=spec.escape_to,
         )
 
 

@@ -16,14 +16,17 @@ _MONSTER_MARKS = {
     "dread_warden": "W",
 }
 MAP_LEGEND = (
-    "| - wall   D door   S secret door   ^ stairway   @ hero start   = furniture   "
-    "% blocked   ! trap   monsters: " + ", ".join(f"{m} {k}" for k, m in _MONSTER_MARKS.items())
+    "| - wall   D door   S secret door   L locked door   * escape square   ^ stairway   "
+    "@ hero start   = furniture   % blocked   ! trap   monsters: "
+    + ", ".join(f"{m} {k}" for k, m in _MONSTER_MARKS.items())
 )
 
 
 def render_map(quest: Quest) -> str:
     """An ASCII plan of the quest for authors: walls, doors, furniture, traps and monsters."""
-    doors = {frozenset((d.a, d.b)): "S" if d.secret else "D" for d in quest.doors}
+    doors = {
+        frozenset((d.a, d.b)): "S" if d.secret else "L" if d.locked_by else "D" for d in quest.doors
+    }
     marks: dict[Square, str] = {}
     for sq in quest.stairway:
         marks[sq] = "^"
@@ -37,6 +40,9 @@ def render_map(quest: Quest) -> str:
     for t in quest.traps:
         if t.square is not None:
             marks[t.square] = "!"
+    for m in quest.monsters:
+        if m.escape_to is not None:
+            marks[m.escape_to] = "*"
     for m in quest.monsters:
         marks[m.square] = _MONSTER_MARKS.get(m.kind, "?")
 

@@ -109,6 +109,7 @@ class DoorSpec(Spec):
     id: StrictStr
     between: Annotated[tuple[SquareIn, SquareIn], BeforeValidator(_square_pair)]
     secret: StrictBool = False
+    locked_by: Text | None = None  # a key artifact (data.ARTIFACTS) that opens it
 
 
 class FurnitureSpec(Spec):
@@ -125,10 +126,33 @@ class TrapSpec(Spec):
     damage: StrictInt | None = None
 
 
+class StatsSpec(Spec):
+    """A quest's own statistics for a monster (its villain keeps them in every edition)."""
+
+    move: NonNegInt
+    attack: Annotated[StrictInt, Field(ge=1)]
+    defend: NonNegInt
+    body: Annotated[StrictInt, Field(ge=1)]
+    mind: NonNegInt
+    undead: StrictBool = False
+
+
 class MonsterSpec(Spec):
     id: StrictStr
     kind: StrictStr
     at: SquareIn
+    name: Text | None = None
+    stats: StatsSpec | None = None
+    dread_spells: list[StrictStr] = []
+    escape_to: SquareIn | None = None
+
+
+class SagaSpec(Spec):
+    """The campaign of quests a quest belongs to, and its place in it."""
+
+    id: Annotated[StrictStr, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+    name: Text
+    chapter: Annotated[StrictInt, Field(ge=1)]
 
 
 class TreasureSpec(Spec):
@@ -137,6 +161,7 @@ class TreasureSpec(Spec):
     text: Text
     gold: NonNegInt = 0
     potions: NonNegInt = 0
+    artifact: Text | None = None  # an artifact of data.ARTIFACTS the finder keeps
 
 
 class HeroesSpec(Spec):
@@ -152,6 +177,8 @@ EXAMPLES: dict[str, str] = {
     "FurnitureSpec": "{id: table_1, kind: table, squares: [[3, 4], [4, 4]]}",
     "TrapSpec": "{id: pit_1, kind: pit, at: [6, 2]}",
     "MonsterSpec": "{id: orc_1, kind: orc, at: [7, 3]}",
+    "StatsSpec": "{move: 6, attack: 4, defend: 4, body: 5, mind: 4}",
+    "SagaSpec": "{id: cinder_saga, name: The Cinder Saga, chapter: 2}",
     "TreasureSpec": "{area: K, name: ..., text: ..., gold: 100}",
     "HeroesSpec": "{barbarian: [1, 1], dwarf: [2, 1], elf: [1, 2], wizard: [2, 2]}",
 }
@@ -175,6 +202,7 @@ TOP_KEYS: dict[str, bool] = {
     "traps": False,
     "monsters": True,
     "special_treasures": False,
+    "saga": False,
 }
 
 TEXT = TypeAdapter(Text)

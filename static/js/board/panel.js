@@ -53,7 +53,19 @@ export function actionLabel(action, index) {
       const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
       return `Jump the ${trap ? trapName(trap.kind) : "trap"}`;
     }
-    case "drink_potion": return "Drink a healing potion";
+    case "drink_potion": return `Drink a healing potion (${heroName(action.hero)})`;
+    case "give": {
+      const what = action.item === "potion" ? "a potion" : action.item === "gold" ? `${action.amount} gold` : action.item;
+      return `Give ${what} to the ${heroName(action.recipient)}`;
+    }
+    case "leave_block": return `Step off the fallen block to ${action.to?.join(", ")}`;
+    case "choose_spells": return `Choose the ${action.element} spells`;
+    case "monster_cast": {
+      const m = index.monsters.get(action.monster);
+      const at = index.heroes.has(action.target) ? ` at the ${heroName(action.target)}` : action.target === action.monster ? "" : ` to the ${action.target}`;
+      return `${m ? monsterLabel(m) : action.monster}: cast ${spellName(action.spell)}${at}`;
+    }
+    case "command_move": return `Move the commanded ${heroName(action.target)} to ${action.to?.join(", ")}`;
     case "take_belongings": {
       const h = index.heroes.get(action.from);
       return `Take ${h ? heroRef(h) : `the ${heroName(action.from)}`}'s belongings`;
@@ -155,7 +167,7 @@ function selector(kind, value, label, selected, onSelect, title = null) {
   }, label);
 }
 
-/** The spell's card (rules.md 8 or 8b), shown before its target is chosen. */
+/** The spell's card (docs/rules.md 8 or 8b), shown before its target is chosen. */
 export function spellCardNode(spell, { dread = false } = {}) {
   const card = spellCard(spell, { dread });
   if (!card) return null;
@@ -206,12 +218,14 @@ function heroActionGroups(view, index, ui, h) {
     ? el("p", { class: "small muted hint" }, "Tap a green square to move (arrow keys step too).")
     : null;
   return [
+    group("Spell draft", of("choose_spells")),
     group("Movement", of("roll_movement"), stepPad(view, index, h), moves),
     group("Fight", of("attack"), throws, throwTargets),
     group("Spells", spells, spellTargets),
     group("Search", of("search_treasure"), of("search_traps"), of("search_secret_doors")),
     group("Traps and doors", of("disarm"), of("jump"), of("open_door")),
-    group("Free actions", of("drink_potion"), of("take_belongings")),
+    group("Fallen block", of("leave_block")),
+    group("Free actions", of("drink_potion"), of("give"), of("take_belongings")),
     group("Leave", of("escape")),
   ];
 }
@@ -246,7 +260,9 @@ function zargonActionGroups(view, index, ui, h) {
       actionsOf(view, "end_activation", (a) => a.monster === sel).map(btn),
     ]
     : [el("p", { class: "small muted hint" }, "Select a monster (tap it on the board) to move or attack.")];
-  return [group("Monsters", monsters), group("Selected monster", selActions)];
+  const dread = actionsOf(view, "monster_cast").map(btn);
+  const commands = actionsOf(view, "command_move").map(btn);
+  return [group("Monsters", monsters), group("Selected monster", selActions), group("Dread spells", dread), group("Command a hero", commands)];
 }
 
 /**
@@ -266,6 +282,11 @@ export const CONTROLS = {
   disarm: "button",
   jump: "board square, button",
   drink_potion: "button",
+  give: "button",
+  leave_block: "button",
+  choose_spells: "button",
+  monster_cast: "button",
+  command_move: "button",
   take_belongings: "button",
   set_auto_drink: "checkbox on the hero sheet (never listed in legal_actions)",
   escape: "button",
@@ -286,7 +307,7 @@ export function renderActions(box, view, index, ui, handlers) {
   }
   const groups = view.role === "zargon" ? zargonActionGroups(view, index, ui, handlers) : heroActionGroups(view, index, ui, handlers);
   const unknown = legal.filter((a) => !KNOWN.has(a.type));
-  // Spells cast by a monster (Dread spells, rules.md 8b): each with its card, before casting.
+  // Spells cast by a monster (Dread spells, docs/rules.md 8b): each with its card, before casting.
   const dread = [...new Set(unknown.filter((a) => a.spell).map((a) => a.spell))].map((spell) => [
     spellCardNode(spell, { dread: true }),
     unknown.filter((a) => a.spell === spell).map((a) => actionButton(a, index, handlers.onAction)),
@@ -353,7 +374,7 @@ export function renderHeroes(box, view, onAction = null) {
   fill(box, heroes.map((h) => heroSheet(h, view, onAction)));
 }
 
-/** A monster's stat card (rules.md 9): Move, Attack, Defend, Body left, Mind. */
+/** A monster's stat card (docs/rules.md 9): Move, Attack, Defend, Body left, Mind. */
 export function monsterCardNode(m) {
   const facts = [
     ["Move", m.move], ["Attack", m.attack], ["Defend", m.defend], ["Body", `${m.body}/${m.body_max}`], ["Mind", m.mind],

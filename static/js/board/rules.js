@@ -1,5 +1,5 @@
-// What the rules say, at the table: spell and Dread spell cards (rules.md 8, 8b), treasure cards
-// (rules.md 6) and the rule a log entry applied. Texts follow docs/rules.md.
+// What the rules say, at the table: spell and Dread spell cards (docs/rules.md 8, 8b), treasure cards
+// (docs/rules.md 6) and the rule a log entry applied. Texts follow docs/rules.md.
 
 export const SPELL_CARDS = {
   swift_wind: { element: "Air", kind: "helpful", text: "The target's next movement roll uses four dice." },
