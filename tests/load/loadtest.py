@@ -328,7 +328,7 @@ def timed_run(
                         g["game"],
                         g["watcher_session"],
                         run,
-                        until + 2,
+                        until + 12,  # the last actions' frames, however late, still count
                     )
                     for n, g in enumerate(games)
                 ),
