@@ -195,6 +195,9 @@ RATE_LIMITS = {
     "ws_refresh": env.str("RATE_WS_REFRESH", default="30/m"),
 }
 
+# Personal API tokens (POST /api/auth/token) stop working this many days after they are issued.
+API_TOKEN_TTL_DAYS = env.int("API_TOKEN_TTL_DAYS", default=30)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -31,11 +31,11 @@ class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
     """Tokens are issued by their owner (services.token_issue); here they can be renamed or
     revoked (deleted). The raw token is never stored, so the admin cannot show or create one."""
 
-    list_display = ("name", "user", "created", "last_used")
+    list_display = ("name", "user", "created", "last_used", "expires")
     list_select_related = ("user",)
     search_fields = ("name", "user__username", "user__email")
-    fields = ("user", "name", "key_hash", "created", "last_used")
-    readonly_fields = ("user", "key_hash", "created", "last_used")
+    fields = ("user", "name", "key_hash", "created", "last_used", "expires")
+    readonly_fields = ("user", "key_hash", "created", "last_used", "expires")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

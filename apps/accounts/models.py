@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 
 class User(AbstractUser):
@@ -67,6 +68,8 @@ class ApiToken(models.Model):
     name = models.CharField(max_length=60, default="api")
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True)
+    # Set at issue (settings.API_TOKEN_TTL_DAYS); after it the token authenticates nobody.
+    expires = models.DateTimeField()
 
     class Meta:
         ordering = ("-created",)
@@ -74,3 +77,7 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user})"
+
+    @property
+    def is_expired(self) -> bool:
+        return timezone.now() >= self.expires

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -139,14 +140,23 @@ def _token_hash(raw: str) -> str:
 
 
 def token_issue(*, user: User, name: str = "api") -> str:
-    """Create a personal API token and return the raw value. It is shown once, never stored."""
+    """Create a personal API token and return the raw value. It is shown once, never stored.
+
+    It expires settings.API_TOKEN_TTL_DAYS from now.
+    """
     raw = secrets.token_urlsafe(TOKEN_BYTES)
-    ApiToken.objects.create(user=user, name=name, key_hash=_token_hash(raw))
+    expires = timezone.now() + timedelta(days=settings.API_TOKEN_TTL_DAYS)
+    ApiToken.objects.create(user=user, name=name, key_hash=_token_hash(raw), expires=expires)
     return raw
 
 
+def token_list(*, user: User) -> list[ApiToken]:
+    """The user's tokens, newest first, expired ones included (the profile shows them)."""
+    return list(ApiToken.objects.filter(user=user).order_by("-created"))
+
+
 def _token_cache_key(key_hash: str) -> str:
-    return f"api-token:{key_hash}"
+    return f"api-token:v2:{key_hash}"  # v2: entries carry the expiry
 
 
 def _cache_get(key: str) -> Any:
@@ -184,33 +194,36 @@ def token_cache_forget_user(*, user: User) -> None:
 
 
 def token_authenticate(*, raw: str) -> User | None:
-    """The active user a raw token belongs to, or None. Records when the token was last used.
+    """The active user a raw, unexpired token belongs to, or None. Records when it was last used.
 
     The answer is cached for TOKEN_CACHE_SECONDS; revoking goes through `token_revoke` (or
-    `token_cache_forget`), which drops it from the cache at once.
+    `token_cache_forget`), which drops it from the cache at once. Expiry is checked on every
+    call, cached or not.
     """
     raw = (raw or "").strip()
     if not raw:
         return None
     key = _token_cache_key(_token_hash(raw))
+    now = timezone.now()
     cached = _cache_get(key)
     if cached is None:
         token = (
             ApiToken.objects.select_related("user")
-            .filter(key_hash=_token_hash(raw), user__is_active=True)
+            .filter(key_hash=_token_hash(raw), user__is_active=True, expires__gt=now)
             .first()
         )
         if token is None:
             return None
-        cached = (token.pk, token.user, token.last_used)
+        cached = (token.pk, token.user, token.last_used, token.expires)
         _cache_set(key, cached)
-    token_id, user, last_used = cached
-    now = timezone.now()
+    token_id, user, last_used, expires = cached
+    if now >= expires:
+        return None
     if last_used is None or now - last_used >= LAST_USED_EVERY:
         if not ApiToken.objects.filter(pk=token_id, user__is_active=True).update(last_used=now):
             token_cache_forget(key_hashes=[_token_hash(raw)])  # revoked meanwhile
             return None
-        _cache_set(key, (token_id, user, now))
+        _cache_set(key, (token_id, user, now, expires))
     return user if isinstance(user, User) else None
 
 
@@ -222,3 +235,10 @@ def token_revoke(*, user: User, token_id: int) -> bool:
     deleted, _ = ApiToken.objects.filter(pk=token_id, user=user).delete()
     token_cache_forget(key_hashes=hashes)
     return deleted > 0
+
+
+def token_revoke_all(*, user: User) -> int:
+    """Delete all of the user's tokens (their password changed or was reset); how many."""
+    token_cache_forget_user(user=user)
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
+    return deleted

@@ -9,5 +9,13 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
     path("time-zone", views.time_zone_default, name="time_zone_default"),
+    path("tokens/<int:token_id>/revoke", views.token_revoke, name="token_revoke"),
+    # Django's own views, plus revoking the API tokens when the password changes.
+    path("password_change/", views.PasswordChange.as_view(), name="password_change"),
+    path(
+        "reset/<uidb64>/<token>/",
+        views.PasswordResetConfirm.as_view(),
+        name="password_reset_confirm",
+    ),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -4,8 +4,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.views import PasswordChangeView, PasswordResetConfirmView
 from django.db import IntegrityError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
@@ -68,7 +70,39 @@ def profile(request: HttpRequest) -> HttpResponse:
                 "confirm_actions": user.confirm_actions,
             }
         )
-    return render(request, "accounts/profile.html", {"form": form, "profile_user": user})
+    return render(
+        request,
+        "accounts/profile.html",
+        {"form": form, "profile_user": user, "tokens": services.token_list(user=user)},
+    )
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """The owner revokes one of their API tokens; anyone else's token is 404, as if absent."""
+    if not services.token_revoke(user=cast(User, request.user), token_id=token_id):
+        raise Http404("No such token.")
+    messages.success(request, "Token revoked: it no longer works.")
+    return redirect("profile")
+
+
+class PasswordChange(PasswordChangeView):
+    """Django's password change, which also revokes the user's API tokens."""
+
+    def form_valid(self, form: "SetPasswordForm[User]") -> HttpResponse:
+        response = super().form_valid(form)
+        services.token_revoke_all(user=form.user)
+        return response
+
+
+class PasswordResetConfirm(PasswordResetConfirmView):
+    """Django's password reset, which also revokes the user's API tokens."""
+
+    def form_valid(self, form: "SetPasswordForm[User]") -> HttpResponse:
+        response = super().form_valid(form)
+        services.token_revoke_all(user=form.user)
+        return response
 
 
 @login_required

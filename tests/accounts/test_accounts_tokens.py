@@ -1,10 +1,16 @@
 import hashlib
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
+import time_machine
 from django.contrib.admin.sites import site
+from django.contrib.auth.tokens import default_token_generator
+from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from apps.accounts.models import ApiToken, User
 from apps.accounts.services import token_authenticate, token_issue, token_revoke
@@ -110,7 +116,6 @@ def test_a_token_used_before_it_is_revoked_stops_working_at_once(player: User) -
 
 
 def test_last_used_is_written_at_most_once_a_minute(player: User) -> None:
-    import time_machine
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -127,3 +132,130 @@ def test_last_used_is_written_at_most_once_a_minute(player: User) -> None:
         clock.shift(31)
         token_authenticate(raw=raw)
         assert ApiToken.objects.get().last_used == first + timedelta(seconds=61)
+
+
+def test_no_column_of_the_token_table_holds_the_raw_token(player: User) -> None:
+    raw = token_issue(user=player, name="dice bot")
+
+    for row in ApiToken.objects.values():
+        assert all(raw not in str(value) for value in row.values())
+
+
+def test_a_token_expires_after_the_configured_number_of_days(player: User, settings: Any) -> None:
+    settings.API_TOKEN_TTL_DAYS = 7
+    with time_machine.travel("2026-11-30 12:00:00Z", tick=False):
+        token_issue(user=player)
+
+    assert ApiToken.objects.get().expires == datetime(2026, 12, 7, 12, tzinfo=UTC)
+
+
+def test_an_expired_token_is_refused_with_401_even_when_cached(
+    client: Client, player: User
+) -> None:
+    with time_machine.travel("2026-11-30 12:00:00Z", tick=False) as clock:
+        raw = token_issue(user=player)
+        bearer = {"Authorization": f"Bearer {raw}"}
+        assert client.get("/api/auth/me", headers=bearer).status_code == 200  # now cached
+        clock.shift(timedelta(days=30, seconds=-1))
+        assert client.get("/api/auth/me", headers=bearer).status_code == 200
+        clock.shift(1)
+
+        response = client.get("/api/auth/me", headers=bearer)
+
+    assert response.status_code == 401
+    assert set(response.json()) == {"detail"}
+
+
+def _csrf_client(user: User) -> Client:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    client.get(reverse("profile"))  # sets the CSRF cookie
+    return client
+
+
+def _revoke(client: Client, token_id: int) -> HttpResponse:
+    return client.post(  # type: ignore[return-value]  # the test client's response is one
+        reverse("token_revoke", args=[token_id]),
+        {"csrfmiddlewaretoken": client.cookies["csrftoken"].value},
+    )
+
+
+def test_profile_lists_the_tokens_but_never_their_secret(
+    player_client: Client, player: User
+) -> None:
+    raw = token_issue(user=player, name="dice bot")
+    token = ApiToken.objects.get()
+
+    page = player_client.get(reverse("profile")).content.decode()
+
+    assert "dice bot" in page
+    assert "never" in page  # not used yet
+    assert reverse("token_revoke", args=[token.pk]) in page
+    assert raw not in page and token.key_hash not in page
+
+
+def test_the_owner_revokes_a_token_from_the_profile(player: User) -> None:
+    raw = token_issue(user=player)
+    client = _csrf_client(player)
+
+    response = _revoke(client, ApiToken.objects.get().pk)
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("profile")
+    assert not ApiToken.objects.exists()
+    assert token_authenticate(raw=raw) is None
+
+
+def test_revoking_needs_the_csrf_token(player: User) -> None:
+    token_issue(user=player)
+    client = _csrf_client(player)
+
+    response = client.post(reverse("token_revoke", args=[ApiToken.objects.get().pk]))
+
+    assert response.status_code == 403
+    assert ApiToken.objects.count() == 1
+
+
+def test_nobody_can_revoke_another_users_token_from_the_profile(player: User) -> None:
+    raw = token_issue(user=player)
+    other = User.objects.create_user(username="gorm", email="gorm@example.com", password="x")
+
+    response = _revoke(_csrf_client(other), ApiToken.objects.get().pk)
+
+    assert response.status_code == 404
+    assert token_authenticate(raw=raw) == player
+
+
+def test_changing_the_password_revokes_every_token(
+    player_client: Client, player: User, password: str
+) -> None:
+    raws = [token_issue(user=player), token_issue(user=player)]
+    assert token_authenticate(raw=raws[0]) == player  # cached too
+
+    response = player_client.post(
+        reverse("password_change"),
+        {
+            "old_password": password,
+            "new_password1": "granite-hall-4417",
+            "new_password2": "granite-hall-4417",
+        },
+    )
+
+    assert response.status_code == 302
+    assert not ApiToken.objects.filter(user=player).exists()
+    assert all(token_authenticate(raw=raw) is None for raw in raws)
+
+
+def test_resetting_the_password_revokes_every_token(client: Client, player: User) -> None:
+    raw = token_issue(user=player)
+    uid = urlsafe_base64_encode(force_bytes(player.pk))
+    link = reverse("password_reset_confirm", args=[uid, default_token_generator.make_token(player)])
+    form_url = client.get(link)["Location"]  # Django moves the token into the session
+
+    response = client.post(
+        form_url, {"new_password1": "granite-hall-4417", "new_password2": "granite-hall-4417"}
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("password_reset_complete")
+    assert token_authenticate(raw=raw) is None
