@@ -81,7 +81,17 @@ def test_a_message_is_plain_text_stored_as_written(make_game: GameMaker) -> None
 
 def test_control_characters_are_dropped(make_game: GameMaker) -> None:
     game, users = make_game(2)
-    assert say(client_for(users[2]), game, "a\x00b\x07c\r\nd\te").json()["text"] == "ab" + "c\nd\te"
+    assert say(client_for(users[2]), game, "ab\x07c\r\nd\te").json()["text"] == "ab" + "c\nd\te"
+
+
+def test_a_nul_byte_is_refused_by_the_input_gate_and_nothing_is_stored(
+    make_game: GameMaker,
+) -> None:
+    game, users = make_game(2)
+    response = say(client_for(users[2]), game, "a\x00b")
+    assert response.status_code == 400
+    assert "detail" in response.json()
+    assert not ChatMessage.objects.filter(kind="player").exists()
 
 
 def test_a_message_has_at_most_1000_characters(make_game: GameMaker) -> None:
@@ -98,7 +108,7 @@ def test_a_message_has_at_most_1000_characters(make_game: GameMaker) -> None:
     assert ChatMessage.objects.filter(kind="player").count() == 1
 
 
-@pytest.mark.parametrize("blank", ["", "   ", "\n\t\n", "\x00"])
+@pytest.mark.parametrize("blank", ["", "   ", "\n\t\n", "\x07"])
 def test_an_empty_message_is_refused(make_game: GameMaker, blank: str) -> None:
     game, users = make_game(2)
     response = say(client_for(users[2]), game, blank)
