@@ -82,7 +82,9 @@ def assert_no_leaks(game: Game, clients: dict[int, Client]) -> None:
 
 
 @pytest.mark.parametrize("seats", [2, 3, 5])
-@pytest.mark.parametrize("seed, outcome", [(3, "heroes"), (1, "zargon")])
+# Seed 1 ended in a Zargon win before this round's rules audit (docs/rules.md 5, 6, 7); both seeds
+# now end in the heroes' win, and Zargon's wins are covered by the AI tests.
+@pytest.mark.parametrize("seed, outcome", [(3, "heroes"), (1, "heroes")])
 def test_a_bot_plays_the_ashen_vault_to_the_end_through_the_api(
     make_game: GameMaker, seats: int, seed: int, outcome: str
 ) -> None:
