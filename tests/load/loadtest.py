@@ -51,6 +51,7 @@ HERE = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/ashen_vault_loadtest"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/15"
 WATCHERS_CONNECT = 30.0  # seconds the watchers have to connect before the bots start
+FRAMES_WAIT = 60.0  # seconds, after the bots stop, for the last frames to arrive
 
 
 # --- the stack ---------------------------------------------------------------------------------
@@ -233,6 +234,9 @@ class Run:
     # Each game's view frames as the watcher got them: (version, arrival). A socket sends the
     # newest view when it is poked, so versions committed in a burst arrive as one frame.
     frames: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+    # Each game's newest version when its bot stopped: its watcher waits for it (or time out).
+    last_version: dict[int, int] = field(default_factory=dict)
+    bots_done: threading.Event = field(default_factory=threading.Event)
     watchers_ready: int = 0
     watchers_failed: Counter[str] = field(default_factory=Counter)
     slowest_connect: float = 0.0
@@ -315,6 +319,26 @@ def drive_game(game: dict[str, Any], base: str, run: Run, until: float, pace: fl
     path = f"/api/games/{game['game']}"
     seat = 1
     view = fetch_view(apis[seat], path, run, until)
+    try:
+        play(apis, bots, path, view, run, until, pace)
+    finally:
+        with run.lock:
+            run.last_version[game["game"]] = max(
+                [v for (g, v) in run.posted_at if g == game["game"]], default=-1
+            )
+
+
+def play(
+    apis: dict[int, Api],
+    bots: dict[int, Bot],
+    path: str,
+    view: dict[str, Any] | None,
+    run: Run,
+    until: float,
+    pace: float,
+) -> None:
+    game = int(path.rsplit("/", 1)[1])
+    seat = 1
     next_at = time.monotonic()
     while view is not None and time.monotonic() < until:
         to_move = view["turn"]["seat"]
@@ -352,7 +376,7 @@ def drive_game(game: dict[str, Any], base: str, run: Run, until: float, pace: fl
             run.statuses[answer_key(status, answer, accepted)] += 1
             if accepted:
                 run.accepted += 1
-                run.posted_at[(game["game"], answer["version"])] = started
+                run.posted_at[(game, answer["version"])] = started
         if accepted and isinstance(answer.get("view"), dict):
             view = answer["view"]
         else:  # refused, failed, or an older checkout's answer without the view
@@ -394,18 +418,21 @@ async def watch(
             open_timeout=30,
             max_size=None,
         ) as ws:
-            first = True
+            first, newest = True, -1
             while time.monotonic() < until:
+                if run.bots_done.is_set() and newest >= run.last_version.get(game, -1):
+                    return  # every accepted action of this game is on the screen
                 try:
                     raw = await asyncio.wait_for(
-                        ws.recv(), timeout=max(0.1, until - time.monotonic())
+                        ws.recv(), timeout=max(0.1, min(0.5, until - time.monotonic()))
                     )
                 except TimeoutError:
-                    return
+                    continue
                 arrived = time.monotonic()
                 frame = json.loads(raw)
                 if frame.get("type") != "view":
                     continue
+                newest = max(newest, frame["version"])
                 with run.lock:
                     run.frames.setdefault(game, []).append((frame["version"], arrived))
                     if first:
@@ -429,9 +456,10 @@ def timed_run(
     pace = len(games) / rate if rate else 0.0
 
     ready = threading.Event()
-    # The bots start once every watcher has its first frame; the last actions' frames, however
-    # late, still count.
-    watch_until = time.monotonic() + WATCHERS_CONNECT + seconds + 12
+    # The bots start once every watcher has its first frame; a watcher stops once it has shown
+    # its game's last accepted action, or `FRAMES_WAIT` after the bots stopped (then whatever
+    # it has not shown counts as never shown).
+    watch_until = time.monotonic() + WATCHERS_CONNECT + seconds + FRAMES_WAIT
 
     def watchers() -> None:
         async def all_of_them() -> None:
@@ -475,7 +503,8 @@ def timed_run(
     for thread in threads[1:]:
         thread.join(timeout=seconds + 60)
     elapsed = time.monotonic() - started
-    threads[0].join(timeout=15)
+    run.bots_done.set()
+    threads[0].join(timeout=WATCHERS_CONNECT + FRAMES_WAIT + 5)
     return run, elapsed
 
 
