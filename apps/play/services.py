@@ -70,11 +70,10 @@ from apps.play.tasks import zargon_ai_enqueue
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room
 from apps.rooms.services import room_changed, room_member_seat
-from apps.rules.data import heroes_of_seat
+from apps.rules.data import ZARGON_SEAT, heroes_of_seat
 
 logger = logging.getLogger(__name__)
 
-ZARGON_SEAT = 1
 KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
 # Actions a seat may send whoever's turn it is (engine-api.md: not listed in legal_actions).
 # They change a private per-hero setting (`HeroSetting`), never the shared game or its log.
