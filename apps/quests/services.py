@@ -17,7 +17,7 @@ from django.db.models import Max
 from apps import rules
 from apps.accounts.models import User
 from apps.quests.models import QuestDefinition, QuestRevision
-from apps.rules.events import ZARGON_SEAT
+from apps.rules.data import ZARGON_SEAT
 from apps.rules.quest import Quest
 from apps.rules.questfile import QUESTS_DIR, QuestFileError, parse_quest_text
 
