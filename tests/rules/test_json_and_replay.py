@@ -32,7 +32,11 @@ from apps.rules import (
     action_from_json,
     action_to_json,
     apply,
+    legal_actions,
+    load_quest,
     replay,
+    seat_view,
+    seats_to_move,
 )
 from apps.rules.playout import random_playout
 
@@ -154,8 +158,6 @@ def _scrambled(value: Any, rnd: random.Random) -> Any:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_state_from_json_plays_on_identically_whatever_the_key_order(seed: int) -> None:
-    from apps.rules import legal_actions, load_quest, seat_view, seats_to_move
-
     quest = load_quest("ashen_vault")
     direct, log = random_playout(quest, 4, seed, max_actions=400)
     scrambler = random.Random(seed)
