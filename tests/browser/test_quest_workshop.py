@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from apps.rules.questfile import QUESTS_DIR, parse_quest_file
 from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
@@ -20,41 +19,27 @@ from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
     PASSWORD,
     chromium,
     refuse_policy_violations,
+    site_env,
 )
-from tests.servers import ROOT, daphne, server_env, shared_database_url
+from tests.servers import ROOT, daphne
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = ROOT / "var" / "screenshots"
+SUPERUSER = ("--username=root", "--email=root@example.com")
 
 
 @pytest.fixture
-def workshop_site(transactional_db: None, tmp_path: Path) -> Iterator[str]:
-    """A daphne process serving the site, the shipped quests loaded and a superuser `root`."""
-    env = server_env(
-        DEBUG="true",  # static files through WhiteNoise's finders, no collectstatic
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        CELERY_BROKER_URL="memory://",
-        DJANGO_SUPERUSER_PASSWORD=PASSWORD,
+def workshop_site(site_env: dict[str, str], tmp_path: Path) -> Iterator[str]:  # noqa: F811
+    """The site (shipped quests loaded) with a superuser `root`; yields its base URL."""
+    env = {**site_env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD}
+    subprocess.run(
+        [sys.executable, "manage.py", "createsuperuser", "--noinput", *SUPERUSER],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
     )
-    if connection.vendor == "sqlite":
-        env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'site.sqlite3'}"
-        superuser = ["createsuperuser", "--noinput", "--username=root", "--email=r@example.com"]
-        for command in (["migrate", "--noinput"], ["load_quests"], superuser):
-            subprocess.run(
-                [sys.executable, "manage.py", *command],
-                cwd=ROOT,
-                env=env,
-                check=True,
-                capture_output=True,
-            )
-    else:
-        from apps.accounts.models import User
-        from apps.quests.services import quest_sync_shipped
-
-        quest_sync_shipped()
-        User.objects.create_superuser(username="root", email="r@example.com", password=PASSWORD)
-        env["DATABASE_URL"] = shared_database_url()
     with daphne(env, tmp_path) as base:
         yield base
 
