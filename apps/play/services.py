@@ -79,6 +79,11 @@ KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
 ANY_TIME_ACTIONS = frozenset({"set_auto_drink"})
 
 
+def system_key(*, kind: str, game_id: int, version: int) -> str:
+    """The idempotency key of the system's action `kind` ("timeout", "ai") at `version`."""
+    return f"{kind}-{game_id}-{version}"
+
+
 # --- launching ---------------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from apps.rules.questfile import QUESTS_DIR, parse_quest_file
 from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
@@ -45,7 +46,6 @@ def workshop_site(site_env: dict[str, str], tmp_path: Path) -> Iterator[str]:  #
 
 
 def test_the_preview_draws_zargons_start_board(chromium: str, workshop_site: str) -> None:  # noqa: F811
-    from playwright.sync_api import sync_playwright
 
     quest = parse_quest_file(QUESTS_DIR / "ashen_vault.yaml")
     problems: list[str] = []

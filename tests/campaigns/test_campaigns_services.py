@@ -11,7 +11,7 @@ from apps.accounts.models import User
 from apps.campaigns import errors, selectors, services
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
 from apps.play.models import Game
-from apps.play.selectors import game_seat_view
+from apps.play.selectors import game_seat_view, game_state
 from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
 from apps.rules.data import HEROES
@@ -27,7 +27,7 @@ def sheet(campaign: Campaign, hero: str) -> CharacterSheet:
 
 def edit_state(game: Game, change: Callable[[rules.State], None]) -> None:
     """Change the stored engine state directly (to reach a quest's end quickly)."""
-    state = rules.State.from_json(game.state)
+    state = game_state(game=game)
     change(state)
     game.state = state.to_json()
     game.save(update_fields=["state"])
