@@ -28,7 +28,7 @@ from .data import (
     treasure_deck,
 )
 from .dice import Dice, seed_rng
-from .events import ZARGON_SEAT, Event, make_event
+from .events import SPECTATOR_SEAT, ZARGON_SEAT, Event, make_event
 from .options import check_game_options, monster_stats, option
 from .quest import Quest
 from .reveal import reveal_area, update_reveals
@@ -179,6 +179,8 @@ RULES: dict[type[A.Action], tuple[Check, Do]] = {
 
 def turn_problem(s: State, seat: int, action: A.Action) -> str | None:
     """Whose turn is it, and may this seat act for this figure?"""
+    if seat == SPECTATOR_SEAT:
+        return "Spectators watch the quest; they do not play."
     if s.outcome is not None:
         return "The quest is over."
     if isinstance(action, A.HeroAction):

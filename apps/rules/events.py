@@ -8,6 +8,9 @@ Event = dict[str, Any]
 Audience = str | list[int]  # "all" | "zargon" | [seats]
 
 ZARGON_SEAT = 1
+# Not a seat: someone watching the game. Sees what every hero seat sees in common, and only the
+# events meant for everyone (full) or the redacted form of the others (docs/rules.md 13).
+SPECTATOR_SEAT = 0
 
 
 def make_event(
@@ -41,6 +44,8 @@ def red_dice(values: list[int], who: str) -> dict[str, Any]:
 def in_audience(audience: Audience, seat: int) -> bool:
     if audience == "all":
         return True
+    if seat == SPECTATOR_SEAT:  # nothing addressed to some seats only reaches a spectator
+        return False
     if audience == "zargon":
         return seat == ZARGON_SEAT
     return isinstance(audience, list) and seat in audience
