@@ -11,7 +11,6 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
-from apps.play.errors import PlayError, StaleVersion
 from apps.play.selectors import (
     CHAT_PAGE_SIZE,
     chat_message_json,
@@ -69,13 +68,6 @@ def _json(text: str) -> HttpResponse:
     return HttpResponse(text, content_type="application/json")
 
 
-def _error(exc: PlayError) -> Status[dict[str, Any]]:
-    body: dict[str, Any] = {"detail": exc.message}
-    if isinstance(exc, StaleVersion):
-        body["version"] = exc.current_version
-    return Status(exc.status, body)
-
-
 @launch_router.post(
     "/{room_id}/launch",
     url_name="room_launch",
@@ -83,10 +75,7 @@ def _error(exc: PlayError) -> Status[dict[str, Any]]:
     summary="Launch the room's quest (host only, every seat taken)",
 )
 def launch(request: HttpRequest, room_id: int) -> Any:
-    try:
-        game = game_launch(room_id=room_id, user=request.user)
-    except PlayError as exc:
-        return _error(exc)
+    game = game_launch(room_id=room_id, user=request.user)
     return Status(200, {"game_id": game.pk})
 
 
@@ -97,10 +86,7 @@ def launch(request: HttpRequest, room_id: int) -> Any:
     summary="The seat view of the caller, with version and game_id",
 )
 def view(request: HttpRequest, game_id: int) -> Any:
-    try:
-        return _json(game_view_encoded(game_id=game_id, user=request.user).json)
-    except PlayError as exc:
-        return _error(exc)
+    return _json(game_view_encoded(game_id=game_id, user=request.user).json)
 
 
 @router.post(
@@ -117,16 +103,13 @@ def view(request: HttpRequest, game_id: int) -> Any:
     summary="Play one action (applied once per idempotency key)",
 )
 def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
-    try:
-        answer = game_action_submit(
-            game_id=game_id,
-            user=request.user,
-            action=payload.action,
-            expected_version=payload.expected_version,
-            key=payload.idempotency_key,
-        )
-    except PlayError as exc:
-        return _error(exc)
+    answer = game_action_submit(
+        game_id=game_id,
+        user=request.user,
+        action=payload.action,
+        expected_version=payload.expected_version,
+        key=payload.idempotency_key,
+    )
     version, entries = answer.response["version"], json.dumps(answer.response["entries"])
     return _json(f'{{"version":{version},"entries":{entries},"view":{answer.view.json}}}')
 
@@ -147,13 +130,10 @@ def events(
     before: int | None = None,
     limit: int = 1000,
 ) -> Any:
-    try:
-        entries = game_events(
-            game_id=game_id, user=request.user, after=after, before=before, limit=limit
-        )
-        return Status(200, entries)
-    except PlayError as exc:
-        return _error(exc)
+    entries = game_events(
+        game_id=game_id, user=request.user, after=after, before=before, limit=limit
+    )
+    return Status(200, entries)
 
 
 class ClockOut(Schema):
@@ -181,11 +161,8 @@ def _clock_out(game_id: int, request: HttpRequest) -> Any:
     summary="Stop the turn clock: no deadline, no reminder (host only)",
 )
 def pause(request: HttpRequest, game_id: int) -> Any:
-    try:
-        game_pause(game_id=game_id, user=request.user)
-        return _clock_out(game_id, request)
-    except PlayError as exc:
-        return _error(exc)
+    game_pause(game_id=game_id, user=request.user)
+    return _clock_out(game_id, request)
 
 
 @router.post(
@@ -195,11 +172,8 @@ def pause(request: HttpRequest, game_id: int) -> Any:
     summary="Start the turn clock again; the turn keeps the time it had left (host only)",
 )
 def resume(request: HttpRequest, game_id: int) -> Any:
-    try:
-        game_resume(game_id=game_id, user=request.user)
-        return _clock_out(game_id, request)
-    except PlayError as exc:
-        return _error(exc)
+    game_resume(game_id=game_id, user=request.user)
+    return _clock_out(game_id, request)
 
 
 class ChatMessageOut(Schema):
@@ -242,12 +216,7 @@ def chat(
 ) -> Any:
     """Without `before` or `after`: the latest messages. `before=<id>`: the page older than that
     message; `after=<id>`: the messages newer than it (to catch up after a reconnect)."""
-    try:
-        page = game_chat(
-            game_id=game_id, user=request.user, before=before, after=after, limit=limit
-        )
-    except PlayError as exc:
-        return _error(exc)
+    page = game_chat(game_id=game_id, user=request.user, before=before, after=after, limit=limit)
     return Status(200, {"messages": page.messages, "more": page.more})
 
 
@@ -258,10 +227,7 @@ def chat(
     summary="Say something at the table (members only; rate-limited; no email)",
 )
 def chat_post(request: HttpRequest, game_id: int, payload: ChatIn) -> Any:
-    try:
-        message = chat_message_post(
-            game_id=game_id, user=request.user, text=payload.text, as_narrator=payload.as_narrator
-        )
-    except PlayError as exc:
-        return _error(exc)
+    message = chat_message_post(
+        game_id=game_id, user=request.user, text=payload.text, as_narrator=payload.as_narrator
+    )
     return Status(201, chat_message_json(message))

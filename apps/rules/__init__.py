@@ -56,6 +56,7 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
+from .data import SPECTATOR_SEAT, ZARGON_SEAT
 from .engine import (
     Transition,
     apply,
@@ -66,7 +67,7 @@ from .engine import (
     replay,
     seats_to_move,
 )
-from .events import SPECTATOR_SEAT, ZARGON_SEAT, event_for_seat
+from .events import event_for_seat
 from .quest import Quest
 from .seat_views import seat_view
 from .state import State

@@ -21,14 +21,16 @@ from .data import (
     ARMOUR,
     HERO_ORDER,
     HEROES,
+    SPECTATOR_SEAT,
     WEAPONS,
+    ZARGON_SEAT,
     equipment_problem,
     heroes_of_seat,
     seat_of_hero,
     treasure_deck,
 )
 from .dice import Dice, seed_rng
-from .events import SPECTATOR_SEAT, ZARGON_SEAT, Event, make_event
+from .events import Event, make_event
 from .options import check_game_options, monster_stats, option
 from .quest import Quest
 from .reveal import reveal_area, update_reveals

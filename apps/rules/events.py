@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .data import SPECTATOR_SEAT, ZARGON_SEAT
+
 Event = dict[str, Any]
 Audience = str | list[int]  # "all" | "zargon" | [seats]
-
-ZARGON_SEAT = 1
-# Not a seat: someone watching the game. Sees what every hero seat sees in common, and only the
-# events meant for everyone (full) or the redacted form of the others (docs/rules.md 13).
-SPECTATOR_SEAT = 0
 
 
 def make_event(

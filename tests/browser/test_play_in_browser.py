@@ -58,8 +58,8 @@ def chromium() -> str:
 
 
 @pytest.fixture
-def site(transactional_db: None, tmp_path: Path) -> Iterator[str]:
-    """A daphne process serving the whole site; yields its base URL."""
+def site_env(transactional_db: None, tmp_path: Path) -> dict[str, str]:
+    """The site's environment, its database ready (a test may run setup scripts in it too)."""
     env = server_env(
         DEBUG="true",  # static files through WhiteNoise's finders, no collectstatic
         ALLOWED_HOSTS="127.0.0.1,localhost",
@@ -80,7 +80,13 @@ def site(transactional_db: None, tmp_path: Path) -> Iterator[str]:
 
         quest_sync_shipped()
         env["DATABASE_URL"] = shared_database_url()
-    with daphne(env, tmp_path) as base:
+    return env
+
+
+@pytest.fixture
+def site(site_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
+    """A daphne process serving the whole site; yields its base URL."""
+    with daphne(site_env, tmp_path) as base:
         yield base
 
 

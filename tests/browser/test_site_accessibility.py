@@ -19,6 +19,7 @@ from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
     open_game,
     sign_up,
     site,
+    site_env,
     take_seat,
 )
 from tests.servers import ROOT

@@ -24,6 +24,7 @@ from .test_play_in_browser import (  # noqa: F401 (chromium and site are fixture
     refuse_policy_violations,
     sign_up,
     site,
+    site_env,
     take_seat,
     wait_room_live,
 )

@@ -164,7 +164,7 @@ def test_a_hero_seats_pages_name_nothing_hidden(make_game: GameMaker) -> None:
         response = spectator.get(url)
         assert response.status_code == 200
         page = response.content.decode()
-        assert not [h for h in hidden + ['"spells"', '"gold"'] if h in page], ("spectator", url)
+        assert not [h for h in [*hidden, '"spells"', '"gold"'] if h in page], ("spectator", url)
     zargon = client_for(users[1]).get(f"/games/{game.pk}/").content.decode()
     assert '"z-' in zargon and quest.notes.split(".")[0] in zargon
 

@@ -249,7 +249,8 @@ async def test_a_spectator_sees_the_game_live_until_the_host_stops_spectators(
     game, users = await sync_to_async(watched_game)(make_game)
     socket = await connect(game, users[0])
     first = await socket.receive_json_from()
-    assert first == {"type": "view", "version": 0, "view": await sync_to_async(spectator_view)(game)}
+    expected = await sync_to_async(spectator_view)(game)
+    assert first == {"type": "view", "version": 0, "view": expected}
 
     await sync_to_async(quest_apply_action)(
         game_id=game.pk, seat=2, action=ROLL, expected_version=0, key=key()
