@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from playwright.sync_api import expect, sync_playwright
 
 from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
     CHROMIUM_ARGS,
@@ -49,8 +50,6 @@ def test_a_campaign_goes_from_the_ashen_vault_to_the_next_quest_through_the_armo
     site: str,  # noqa: F811
     site_env: dict[str, str],  # noqa: F811
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
-
     found: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)

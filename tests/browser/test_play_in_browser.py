@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from playwright.sync_api import sync_playwright
 
+from apps.quests.services import quest_sync_shipped
 from tests.servers import ROOT, daphne, server_env, shared_database_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -76,8 +78,6 @@ def site_env(transactional_db: None, tmp_path: Path) -> dict[str, str]:
                 capture_output=True,
             )
     else:
-        from apps.quests.services import quest_sync_shipped
-
         quest_sync_shipped()
         env["DATABASE_URL"] = shared_database_url()
     return env
@@ -431,8 +431,6 @@ def say_in_chat(player: Player, text: str) -> None:
 
 
 def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
-    from playwright.sync_api import sync_playwright
-
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:

@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from .test_play_in_browser import (  # noqa: F401 (chromium and site are fixtures)
     CHROMIUM_ARGS,
@@ -43,8 +44,6 @@ def test_a_spectator_watches_a_move_live_and_sees_nothing_hidden(
     chromium: str,  # noqa: F811
     site: str,  # noqa: F811
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:

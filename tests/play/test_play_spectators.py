@@ -15,12 +15,14 @@ from django.test import Client
 
 from apps import rules
 from apps.accounts.models import User
+from apps.play.errors import GameNotFound, NotHost
 from apps.play.models import Game, GameEvent
 from apps.play.selectors import game_state
 from apps.play.services import chat_message_post, quest_apply_action
 from apps.play.table import game_spectators_set
 from apps.rooms.models import Room
 from apps.rooms.services import room_spectators_set
+from apps.rules.questfile import parse_quest_text
 from config.routing import websocket_urlpatterns
 
 from .conftest import GameMaker, RoomMaker, client_for, key, make_user, post_action
@@ -132,8 +134,6 @@ def test_a_spectators_log_holds_only_what_every_seat_reads(make_game: GameMaker)
 def test_a_spectators_pages_name_nothing_hidden_or_private(make_game: GameMaker) -> None:
     """The hero-seat leak check of test_play_pages, for a spectator: no internal id, name or
     note of anything the heroes have not found, no seat's spells, no seed."""
-    from apps.rules.questfile import parse_quest_text
-
     game, users = watched_game(make_game, seats=3, seed=918273645)
     state = rules.State.from_json(game.state, parse_quest_text(game.quest_source))
     quest = state.quest
@@ -220,8 +220,6 @@ def test_the_host_toggles_spectators_on_the_game_page(make_game: GameMaker) -> N
 @pytest.mark.django_db
 def test_only_the_host_toggles_spectators(make_game: GameMaker) -> None:
     game, users = make_game(2)
-    from apps.play.errors import GameNotFound, NotHost
-
     with pytest.raises(NotHost, match="Only the host"):
         game_spectators_set(game_id=game.pk, user=users[2], allow=True)
     with pytest.raises(GameNotFound):

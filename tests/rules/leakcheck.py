@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from apps.rules import State
+from apps.rules import SPECTATOR_SEAT, State, seat_view
 from apps.rules.data import heroes_of_seat
 
 PRIVATE_HERO_FIELDS = {"spells", "potions", "gold", "tool_kit", "artifacts", "items", "auto_drink"}
@@ -99,8 +99,6 @@ def assert_spectator_view_clean(
     """A spectator sees what every hero seat sees in common, and nothing private to any seat:
     the heroes' board, no inventories, no actions, and only log entries every hero seat has
     too, each either word for word or a redacted form with no field the seat's entry lacks."""
-    from apps.rules import SPECTATOR_SEAT, seat_view
-
     assert_hero_view_clean(s, SPECTATOR_SEAT, view)
     assert view["role"] == "spectator" and view["heroes_owned"] == []
     assert view["legal_actions"] == []
