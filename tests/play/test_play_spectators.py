@@ -235,8 +235,8 @@ def test_the_host_switches_spectators_on_the_open_room_page(make_room: RoomMaker
     page = host.get(f"/rooms/{room.pk}/").content.decode()
     assert 'id="room-spectators-form"' in page and "Not allowed" in page
 
-    page = host.post(f"/rooms/{room.pk}/spectators", {"allow": "on"}, follow=True)
-    assert "May watch the quest" in page.content.decode()
+    answer = host.post(f"/rooms/{room.pk}/spectators", {"allow": "on"}, follow=True)
+    assert "May watch the quest" in answer.content.decode()
     stranger = client_for(make_user())
     stranger.post(f"/rooms/{room.pk}/spectators", {"allow": "off"})
     room.refresh_from_db()
