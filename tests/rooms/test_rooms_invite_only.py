@@ -96,3 +96,13 @@ def test_the_api_seats_whoever_brings_the_invite_code(
 
 def test_an_open_room_is_still_anyones_to_join(room: Room, stranger_client: Client) -> None:
     assert stranger_client.post(f"/api/rooms/{room.pk}/seats/2").status_code == 200
+
+
+def test_a_wrong_invite_code_in_any_script_is_simply_not_found(
+    private: Room, stranger_client: Client
+) -> None:
+    """Found by the API fuzz run: a non-ASCII code once answered 500."""
+    response = stranger_client.post(f"/api/rooms/{private.pk}/seats/2?invite=%C4%89ambro")
+    page = stranger_client.post(f"/rooms/{private.pk}/seats/2/take", {"invite": "ĉambro"})
+
+    assert response.status_code == page.status_code == 404
