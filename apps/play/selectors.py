@@ -17,6 +17,7 @@ from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Value
 
 from apps import rules
 from apps.accounts.models import User
+from apps.campaigns.models import CampaignRoom
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.models import ChatMessage, Game, GameEvent, HeroSetting
@@ -414,7 +415,5 @@ def game_seat_names(*, game: Game) -> dict[int, str]:
 
 def game_campaign_id(*, game: Game) -> int | None:
     """The campaign a game's room belongs to, if any."""
-    from apps.campaigns.models import CampaignRoom
-
     link = CampaignRoom.objects.filter(room_id=game.room_id).values_list("campaign_id", flat=True)
     return link.first()

@@ -79,6 +79,11 @@ KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
 ANY_TIME_ACTIONS = frozenset({"set_auto_drink"})
 
 
+def system_key(*, kind: str, game_id: int, version: int) -> str:
+    """The idempotency key of the system's action `kind` ("timeout", "ai") at `version`."""
+    return f"{kind}-{game_id}-{version}"
+
+
 # --- launching ---------------------------------------------------------------------------------
 
 
@@ -334,7 +339,12 @@ def _apply_action(
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
             room_changed(room_id=game.room_id)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
-            campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
+            campaign_record_outcome(
+                room=game.room,
+                outcome=game.outcome,
+                heroes=finals,
+                reward_gold=new_state.quest.reward_gold,  # as launched (Game.quest_source)
+            )
         if seats_changed:  # tell the players now to move (or everyone the outcome)
             turn_notices_send(game=game, state=new_state)
             if _ai_to_move(game, new_state):  # solo play: the AI takes Zargon's phase at once

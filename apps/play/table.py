@@ -168,6 +168,8 @@ def game_abandon(*, game_id: int, by: AnyUser) -> Game:
         game_note(game=game, note={"type": "abandoned", **_by(by, staff=True)})
         state = game_state(game=game)
         finals = {h: dataclasses.asdict(hs) for h, hs in state.heroes.items()}
-        campaign_record_outcome(room=game.room, outcome=ABANDONED, heroes=finals)
+        campaign_record_outcome(
+            room=game.room, outcome=ABANDONED, heroes=finals, reward_gold=state.quest.reward_gold
+        )
         turn_notices_send(game=game, state=state)
     return game

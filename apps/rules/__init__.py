@@ -18,8 +18,8 @@ Public API (contract: docs/engine-api.md; rules: docs/rules.md):
 - ``seat_view(state, seat) -> dict``: exactly what that seat may see (docs/rules.md 13).
 - ``event_for_seat(event, seat) -> dict | None``; ``seats_to_move(state) -> list[int]``.
 - ``replay(quest, seats, seed, options, [(seat, action_json), ...]) -> State``.
-- ``State.to_json()`` / ``State.from_json(d, quest=None)`` (the quest is found by slug among
-  loaded/started quests when not given), ``action_to_json`` / ``action_from_json``.
+- ``State.to_json()`` / ``State.from_json(d, quest)`` (no registry: the caller names the quest),
+  ``action_to_json`` / ``action_from_json``.
 
 Events are plain dicts: type, text, audience ("all" | "zargon" | [seats]), dice, redacted, seq.
 """
@@ -60,7 +60,6 @@ from .engine import (
     legal_actions,
     load_quest,
     new_game,
-    register_quest,
     replay,
     seats_to_move,
 )
@@ -106,7 +105,6 @@ __all__ = [
     "legal_actions",
     "load_quest",
     "new_game",
-    "register_quest",
     "replay",
     "seat_view",
     "seats_to_move",

@@ -3,13 +3,16 @@
 import json
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.views.defaults import server_error
 
+from apps import rules
 from apps.play.models import Game
 from apps.play.selectors import game_view
 from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
 from apps.rooms.services import room_seat_take
+from apps.rules.questfile import parse_quest_text
 
 from .conftest import GameMaker, RoomMaker, client_for, make_user
 
@@ -137,9 +140,6 @@ def test_the_lobby_shows_my_waiting_room_with_the_right_count(make_room: RoomMak
 def test_a_hero_seats_pages_name_nothing_hidden(make_game: GameMaker) -> None:
     """The game page, the lobby and the room page of a hero seat carry no internal id, name or
     note of anything the heroes have not found; Zargon's game page does (a sanity check)."""
-    from apps import rules
-    from apps.rules.questfile import parse_quest_text
-
     game, users = make_game(3, seed=918273645)
     state = rules.State.from_json(game.state, parse_quest_text(game.quest_source))
     quest = state.quest
@@ -195,9 +195,6 @@ def test_a_missing_page_is_styled_with_the_site_navigation(make_game: GameMaker)
 
 
 def test_a_server_error_page_keeps_the_site_navigation() -> None:
-    from django.test import RequestFactory
-    from django.views.defaults import server_error
-
     response = server_error(RequestFactory().get("/"))
     assert response.status_code == 500
     page = response.content.decode()

@@ -8,6 +8,7 @@ from io import StringIO
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
@@ -169,8 +170,6 @@ def test_the_preview_draws_zargons_view_of_the_quests_start_with_the_games_board
 
 
 def test_the_preview_script_draws_with_the_play_pages_board_module() -> None:
-    from django.contrib.staticfiles import finders
-
     script = finders.find("js/quest_preview.js")
     assert script
     with open(str(script), encoding="utf-8") as f:
