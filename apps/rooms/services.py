@@ -235,7 +235,8 @@ def room_seat_take(*, room_id: int, user: User, number: int, invite_code: str = 
     with transaction.atomic():
         room = _locked_room(room_id)
         invited = room.status == Room.Status.OPEN and secrets.compare_digest(
-            invite_code.encode(), room.invite_code.encode()  # bytes: any text compares
+            invite_code.encode(),
+            room.invite_code.encode(),  # bytes: any text compares
         )
         if not (invited or room_visible_to(room=room, user=user)):
             raise RoomNotFound("There is no such room.")

@@ -7,6 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from apps.rooms.models import Room
+
 pytestmark = pytest.mark.django_db
 
 NUL, SURROGATE = "a\x00b", "a\ud800b"
@@ -73,7 +75,6 @@ def test_admin_forms_and_searches_are_guarded_by_the_same_gate() -> None:
 
     Forms and queries carry NULs (a lone surrogate has no UTF-8 form); JSON carries both.
     """
-    from apps.rooms.models import Room
 
     keeper = get_user_model().objects.create_superuser(
         username="keeper", email="keeper@example.com", password="lantern-crypt-7781"
