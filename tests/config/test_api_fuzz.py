@@ -10,10 +10,13 @@ text; the codes are compared as bytes now).
 
 import os
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 
 from apps.accounts.services import token_issue
@@ -33,7 +36,18 @@ MAX_EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "50"))
 
 
 @pytest.fixture
-def api_schema(db: None) -> Any:
+def test_connection_kept(db: None) -> Iterator[None]:
+    """Requests through the WSGI app must not close the test's database connection (inside
+    its transaction) at their end: Django's test client unhooks the same handler."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
+
+
+@pytest.fixture
+def api_schema(test_connection_kept: None) -> Any:
     return schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 
 
