@@ -94,7 +94,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
 def room_join(request: HttpRequest, code: str) -> HttpResponse:
     """The invite link: whoever holds it sees the room page, and can take a free seat."""
     try:
-        room = services.room_by_invite(code=code)
+        room = services.room_by_invite(code=code, user=cast(User, request.user))
     except services.RoomNotFound as error:
         raise Http404(error.message) from None
     return _room_page(request, room)
@@ -104,11 +104,18 @@ def room_join(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def seat_take(request: HttpRequest, room_id: int, number: int) -> HttpResponse:
     try:
-        services.room_seat_take(room_id=room_id, user=cast(User, request.user), number=number)
+        services.room_seat_take(
+            room_id=room_id,
+            user=cast(User, request.user),
+            number=number,
+            invite_code=request.POST.get("invite", ""),  # an invite-only room asks for it
+        )
     except services.RoomNotFound:
         raise Http404("No such room.") from None
     except services.RoomError as error:
         messages.error(request, error.message)
+        if invite := request.POST.get("invite", ""):  # not a member yet: back to the invite
+            return redirect("rooms:join", code=invite)
     else:
         messages.success(request, f"You took seat {number}.")
     return redirect("rooms:detail", room_id=room_id)
