@@ -40,6 +40,7 @@ from apps.play.errors import (
     NotHost,
     NotTheNarrator,
     NotYourTurn,
+    SpectatorsOnlyWatch,
     StaleVersion,
 )
 from apps.play.models import (
@@ -404,11 +405,25 @@ def game_action_submit(
 ) -> ActionAnswer:
     """`quest_apply_action` for the seat `user` plays (GameNotFound for non-members), with the
     seat's new view (for a replayed key: its current view), so a client needs no GET after."""
-    response, view = _apply_action(
-        game_id=game_id, user=user, action=action, expected_version=expected_version, key=key
-    )
+    try:
+        response, view = _apply_action(
+            game_id=game_id, user=user, action=action, expected_version=expected_version, key=key
+        )
+    except GameNotFound:
+        _refuse_spectator(game_id=game_id, user=user, doing="play")
+        raise
     assert view is not None  # a user acted
     return ActionAnswer(response=response, view=view)
+
+
+def _refuse_spectator(*, game_id: int, user: AnyUser, doing: str) -> None:
+    """Say so clearly when a spectator (not a seat) tries to `doing`; otherwise return."""
+    try:
+        _, seat = game_membership(game_id=game_id, user=user, watch=True)
+    except GameNotFound:
+        return
+    if seat == rules.SPECTATOR_SEAT:
+        raise SpectatorsOnlyWatch(f"Spectators watch the quest; they do not {doing}.")
 
 
 def game_seats_changed(*, game_id: int) -> None:
@@ -462,7 +477,9 @@ def chat_message_post(
     Rate-limited per user (settings.RATE_LIMITS["chat"]). Only the players who asked for table
     talk by email (`email_chat`, off by default) are notified; nobody else is.
     """
-    game, seat = game_membership(game_id=game_id, user=user)
+    game, seat = game_membership(game_id=game_id, user=user, watch=True)
+    if seat == rules.SPECTATOR_SEAT:
+        raise SpectatorsOnlyWatch("Spectators read the table talk; only the players speak.")
     text = _chat_text(text)
     if as_narrator and seat != ZARGON_SEAT:
         raise NotTheNarrator("Only Zargon speaks as the narrator.")

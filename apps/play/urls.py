@@ -10,4 +10,5 @@ urlpatterns = [
     path("rules/", views.rules_page, name="rules"),
     path("games/<int:game_id>/pause", views.pause, name="pause"),
     path("games/<int:game_id>/resume", views.resume, name="resume"),
+    path("games/<int:game_id>/spectators", views.spectators, name="spectators"),
 ]

@@ -16,6 +16,8 @@ Public API (contract: docs/engine-api.md; rules: docs/rules.md):
   player-readable and leaks nothing hidden); malformed JSON raises ``BadActionJSON`` (a subclass
   of both ``IllegalAction`` and ``ValueError``). Tests may pass ``dice=[...]`` to force results.
 - ``seat_view(state, seat) -> dict``: exactly what that seat may see (docs/rules.md 13).
+  ``SPECTATOR_SEAT`` (0) is no seat: someone watching, who sees what every hero seat sees in
+  common and nothing private to any seat; it may not act.
 - ``event_for_seat(event, seat) -> dict | None``; ``seats_to_move(state) -> list[int]``.
 - ``replay(quest, seats, seed, options, [(seat, action_json), ...]) -> State``.
 - ``State.to_json()`` / ``State.from_json(d, quest)`` (no registry: the caller names the quest),
@@ -54,6 +56,7 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
+from .data import SPECTATOR_SEAT, ZARGON_SEAT
 from .engine import (
     Transition,
     apply,
@@ -69,6 +72,8 @@ from .seat_views import seat_view
 from .state import State
 
 __all__ = [
+    "SPECTATOR_SEAT",
+    "ZARGON_SEAT",
     "Action",
     "Attack",
     "BadActionJSON",

@@ -21,6 +21,7 @@ from .data import (
     ARMOUR,
     HERO_ORDER,
     HEROES,
+    SPECTATOR_SEAT,
     WEAPONS,
     ZARGON_SEAT,
     equipment_problem,
@@ -165,6 +166,8 @@ RULES: dict[type[A.Action], tuple[Check, Do]] = {
 
 def turn_problem(s: State, seat: int, action: A.Action) -> str | None:
     """Whose turn is it, and may this seat act for this figure?"""
+    if seat == SPECTATOR_SEAT:
+        return "Spectators watch the quest; they do not play."
     if s.outcome is not None:
         return "The quest is over."
     if isinstance(action, A.HeroAction):

@@ -11,7 +11,7 @@ from apps.play.models import Game
 from apps.play.selectors import game_view
 from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
-from apps.rooms.services import room_seat_take
+from apps.rooms.services import room_seat_take, room_spectators_set
 from apps.rules.questfile import parse_quest_text
 
 from .conftest import GameMaker, RoomMaker, client_for, make_user
@@ -156,6 +156,15 @@ def test_a_hero_seats_pages_name_nothing_hidden(make_game: GameMaker) -> None:
         for url in (f"/games/{game.pk}/", "/", f"/rooms/{game.room_id}/"):
             page = hero.get(url).content.decode()
             assert not [h for h in hidden if h in page], (seat, url)
+    # A spectator (no seat, the room lets them watch) reads no more than a hero seat, and no
+    # hero's inventory either (tests/play/test_play_spectators.py checks the API and sockets).
+    room_spectators_set(room_id=game.room_id, user=users[1], allow=True)
+    spectator = client_for(make_user())
+    for url in (f"/games/{game.pk}/", "/"):
+        response = spectator.get(url)
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert not [h for h in [*hidden, '"spells"', '"gold"'] if h in page], ("spectator", url)
     zargon = client_for(users[1]).get(f"/games/{game.pk}/").content.decode()
     assert '"z-' in zargon and quest.notes.split(".")[0] in zargon
 

@@ -106,7 +106,7 @@
 /**
  * @typedef {object} SeatView
  * @property {number} seat
- * @property {"zargon" | "hero"} role
+ * @property {"zargon" | "hero" | "spectator"} role
  * @property {string[]} heroes_owned
  * @property {number} round
  * @property {Turn} turn
