@@ -18,10 +18,10 @@ from apps.accounts.models import User
 from apps.play.errors import GameNotFound, NotHost
 from apps.play.models import Game, GameEvent
 from apps.play.selectors import game_state
-from apps.play.services import chat_message_post, quest_apply_action
+from apps.play.services import chat_message_post, game_launch, quest_apply_action
 from apps.play.table import game_spectators_set
 from apps.rooms.models import Room
-from apps.rooms.services import room_spectators_set
+from apps.rooms.services import room_create, room_seat_take, room_spectators_set
 from apps.rules.questfile import parse_quest_text
 from config.routing import websocket_urlpatterns
 
@@ -226,6 +226,57 @@ def test_only_the_host_toggles_spectators(make_game: GameMaker) -> None:
         game_spectators_set(game_id=game.pk, user=make_user(), allow=True)
     game.room.refresh_from_db()
     assert not game.room.allow_spectators
+
+
+@pytest.mark.django_db
+def test_the_host_switches_spectators_on_the_open_room_page(make_room: RoomMaker) -> None:
+    room, users = make_room(2, fill=False)
+    host = client_for(users[1])
+    page = host.get(f"/rooms/{room.pk}/").content.decode()
+    assert 'id="room-spectators-form"' in page and "Not allowed" in page
+
+    answer = host.post(f"/rooms/{room.pk}/spectators", {"allow": "on"}, follow=True)
+    assert "May watch the quest" in answer.content.decode()
+    stranger = client_for(make_user())
+    stranger.post(f"/rooms/{room.pk}/spectators", {"allow": "off"})
+    room.refresh_from_db()
+    assert room.allow_spectators  # only the host decides
+
+
+@pytest.mark.django_db
+def test_after_the_launch_the_switch_is_on_the_game_page_only(make_game: GameMaker) -> None:
+    game, users = watched_game(make_game)
+    answer = client_for(users[1]).post(
+        f"/rooms/{game.room_id}/spectators", {"allow": "off"}, follow=True
+    )
+    assert "change this on the game page" in answer.content.decode()
+    game.room.refresh_from_db()
+    assert game.room.allow_spectators
+
+
+@pytest.mark.django_db
+def test_a_launched_rooms_invite_offers_a_non_member_the_game_to_watch(
+    make_game: GameMaker,
+) -> None:
+    game, users = watched_game(make_game)
+    page = client_for(users[0]).get(f"/rooms/join/{game.room.invite_code}").content.decode()
+    assert 'id="locked-out"' in page and 'id="watch-link"' in page
+    assert f'href="/games/{game.pk}/"' in page
+
+
+@pytest.mark.django_db
+def test_an_invite_only_room_is_not_offered_to_watch_in_the_lobby(quest: object) -> None:
+    host, player, watcher = make_user(), make_user(), client_for(make_user())
+    room = room_create(
+        host=host, name="Quiet table", seat_count=2, invite_only=True, allow_spectators=True
+    )
+    room_seat_take(room_id=room.pk, user=host, number=1)
+    room_seat_take(room_id=room.pk, user=player, number=2, invite_code=room.invite_code)
+    game = game_launch(room_id=room.pk, user=host)
+
+    assert f'id="watch-{game.pk}"' not in watcher.get("/").content.decode()
+    # whoever the host gives the game's URL to may still watch
+    assert watcher.get(f"/games/{game.pk}/").status_code == 200
 
 
 # --- live --------------------------------------------------------------------------------------
