@@ -164,7 +164,9 @@ def test_a_game_launched_before_commitments_offers_none(make_game: GameMaker) ->
         "seed": None,
         "salt": None,
     }
-    assert 'id="fairness-panel"' not in client.get(f"/games/{game.pk}/").content.decode()
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="seed-commitment"' not in page and 'id="seed-revealed"' not in page
+    assert 'id="replay-link"' in page  # the replay itself is there, without a check
 
 
 def test_non_members_get_no_fairness_answer(make_game: GameMaker) -> None:
