@@ -15,6 +15,7 @@ from ninja.errors import ValidationError
 from ninja.security import HttpBearer, SessionAuth
 
 from apps.accounts.api import router as accounts_router
+from apps.core.errors import Refusal
 from apps.play.api import launch_router
 from apps.play.api import router as play_router
 from apps.rooms.api import router as rooms_router
@@ -73,6 +74,12 @@ def _malformed_request(request: HttpRequest, exc: ValidationError) -> HttpRespon
     errors = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in exc.errors]
     body = {"detail": _validation_message(exc.errors), "errors": errors}
     return api.create_response(request, body, status=400)
+
+
+@api.exception_handler(Refusal)
+def _refused(request: HttpRequest, exc: Refusal) -> HttpResponse:
+    """Every app's refusal (play, rooms, campaigns): its own status and message, one place."""
+    return api.create_response(request, exc.body(), status=exc.status)
 
 
 @api.exception_handler(RequestDataTooBig)

@@ -191,7 +191,8 @@ AXES_VERBOSE = False
 RATE_LIMITS = {
     "room_create": env.str("RATE_ROOM_CREATE", default="10/h"),
     "token_issue": env.str("RATE_TOKEN_ISSUE", default="20/h"),
-    "chat": env.str("RATE_CHAT", default="30/m"),
+    # Table talk per user (CHAT_RATE: this setting's older name, still read).
+    "chat": env.str("RATE_CHAT", default=env.str("CHAT_RATE", default="10/m")),
     "ws_refresh": env.str("RATE_WS_REFRESH", default="30/m"),
 }
 
@@ -227,22 +228,6 @@ REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
 HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.5)
 
 if REDIS_URL:
-    # Shared by every process (rate-limit counters); bounded like every request-side Redis use.
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
-        }
-    }
-    # django-ratelimit does not list Django's own Redis cache, which counts atomically.
-    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
-else:
-    # One web process (`make run`): its own memory is the whole truth.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003"]
-
-if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -263,10 +248,12 @@ else:
         }
     }
 
-# The cache holds short-lived, invalidatable lookups (API tokens). It is shared by every process
-# on Redis, so deleting an entry (a revoked token) takes effect everywhere at once; the short
-# socket timeouts keep a hung Redis from hanging requests (callers fall back to the database).
-# It also counts the chat rate limits (django-ratelimit), which fail open if it cannot count.
+# The cache holds short-lived, invalidatable lookups (API tokens) and the rate-limit counters
+# (apps/accounts/limits.py). Every process shares it, so deleting an entry (a revoked token)
+# takes effect everywhere at once and a limit holds across processes: Redis when REDIS_URL is
+# set (its short socket timeouts keep a hung Redis from hanging requests: token lookups fall back
+# to the database, rate limits fail open); otherwise files in var/cache, which the web server,
+# the worker and `manage.py` share (an in-memory cache would be one process's alone).
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -276,8 +263,19 @@ if REDIS_URL:
             "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
         }
     }
+    # django-ratelimit does not list Django's own Redis cache, which counts atomically.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Files count without atomic increments: two processes counting the same use at the same
+    # instant may count it once. A limit is then a little generous, never lost.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": env.str("CACHE_DIR", default=str(VAR_DIR / "cache")),
+            "OPTIONS": {"MAX_ENTRIES": 20000},  # culling would forget rate-limit counts early
+        }
+    }
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 # Celery. Without Redis, kombu's filesystem transport lets a real worker and beat run with no
 # server at all (eager mode would hide serialisation and on_commit mistakes, so we avoid it).
@@ -324,8 +322,6 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "options": {"expires": 3500},
     },
 }
-# Table talk: how many chat messages one user may send (django-ratelimit's rate syntax).
-CHAT_RATE = env.str("CHAT_RATE", default="10/m")
 RATELIMIT_FAIL_OPEN = True  # a cache that cannot count lets the message through
 
 # Solo rooms: the monster AI's pause between two actions, so that open boards draw each step.

@@ -60,6 +60,7 @@ def redis_url() -> str:
 
 
 _LAYER_FOLDER = pytest.StashKey[str]()
+_CACHE_FOLDER = pytest.StashKey[str]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -75,11 +76,18 @@ def pytest_configure(config: pytest.Config) -> None:
         path = os.path.join(folder, "channels.sqlite3")
         os.environ["CHANNEL_LAYER_FILE"] = path
         backend["CONFIG"] = {**backend.get("CONFIG", {}), "path": path}
+    # The same for the file cache (without Redis): this run's own, shared with its servers.
+    cache: dict[str, Any] = settings.CACHES["default"]
+    if cache["BACKEND"] == "django.core.cache.backends.filebased.FileBasedCache":
+        folder = tempfile.mkdtemp(prefix="cache-")
+        config.stash[_CACHE_FOLDER] = folder
+        os.environ["CACHE_DIR"] = cache["LOCATION"] = folder
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if folder := config.stash.get(_LAYER_FOLDER, None):
-        shutil.rmtree(folder, ignore_errors=True)
+    for key in (_LAYER_FOLDER, _CACHE_FOLDER):
+        if folder := config.stash.get(key, None):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 _REAL_SERVICE_FIXTURES = {"postgres": "PostgreSQL", "redis_url": "Redis"}

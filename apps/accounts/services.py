@@ -238,7 +238,13 @@ def token_revoke(*, user: User, token_id: int) -> bool:
 
 
 def token_revoke_all(*, user: User) -> int:
-    """Delete all of the user's tokens (their password changed or was reset); how many."""
-    token_cache_forget_user(user=user)
+    """Delete all of the user's tokens (their password changed or was reset); how many.
+
+    Called for every new password (apps/accounts/signals.py). The cached lookups are dropped now
+    and again after the commit, so a request in between cannot cache a token being deleted.
+    """
+    hashes = list(ApiToken.objects.filter(user=user).values_list("key_hash", flat=True))
     deleted, _ = ApiToken.objects.filter(user=user).delete()
+    token_cache_forget(key_hashes=hashes)
+    transaction.on_commit(lambda: token_cache_forget(key_hashes=hashes))
     return deleted

@@ -10,12 +10,6 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("time-zone", views.time_zone_default, name="time_zone_default"),
     path("tokens/<int:token_id>/revoke", views.token_revoke, name="token_revoke"),
-    # Django's own views, plus revoking the API tokens when the password changes.
-    path("password_change/", views.PasswordChange.as_view(), name="password_change"),
-    path(
-        "reset/<uidb64>/<token>/",
-        views.PasswordResetConfirm.as_view(),
-        name="password_reset_confirm",
-    ),
+    # A new password, however it is set, revokes the API tokens (apps/accounts/signals.py).
     path("", include("django.contrib.auth.urls")),
 ]

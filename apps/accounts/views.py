@@ -4,8 +4,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import SetPasswordForm
-from django.contrib.auth.views import PasswordChangeView, PasswordResetConfirmView
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -85,24 +83,6 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
         raise Http404("No such token.")
     messages.success(request, "Token revoked: it no longer works.")
     return redirect("profile")
-
-
-class PasswordChange(PasswordChangeView):
-    """Django's password change, which also revokes the user's API tokens."""
-
-    def form_valid(self, form: "SetPasswordForm[User]") -> HttpResponse:
-        response = super().form_valid(form)
-        services.token_revoke_all(user=form.user)
-        return response
-
-
-class PasswordResetConfirm(PasswordResetConfirmView):
-    """Django's password reset, which also revokes the user's API tokens."""
-
-    def form_valid(self, form: "SetPasswordForm[User]") -> HttpResponse:
-        response = super().form_valid(form)
-        services.token_revoke_all(user=form.user)
-        return response
 
 
 @login_required

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from apps.core.errors import Refusal
 
-class CampaignError(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+
+class CampaignError(Refusal):
+    """A request the rules of campaigns refuse."""
+
+    status = 422
 
 
 class CampaignNotFound(CampaignError):
     """No such campaign or sheet, or the user may not see it (existence is not revealed)."""
+
+    status = 404

@@ -12,16 +12,21 @@ class CampaignCreateForm(forms.Form):
 
 
 class NextQuestForm(forms.Form):
+    quest = forms.SlugField(widget=forms.HiddenInput, required=False)
     name = forms.CharField(max_length=NAME_MAX_LENGTH, strip=True, label="Room name")
     seats = forms.TypedChoiceField(choices=SEAT_CHOICES, coerce=int, initial=5)
 
 
 class GoldGiveForm(forms.Form):
     to_sheet = forms.TypedChoiceField(label="To", coerce=int, choices=[])
-    amount = forms.IntegerField(min_value=1)
+    amount = forms.IntegerField(min_value=1, max_value=1_000_000)
 
     def __init__(self, *args: object, choices: list[tuple[int, str]], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         field = self.fields["to_sheet"]
         assert isinstance(field, forms.TypedChoiceField)
         field.choices = choices
+
+
+class PotionsGiveForm(GoldGiveForm):
+    amount = forms.IntegerField(min_value=1, max_value=1000, label="Potions")

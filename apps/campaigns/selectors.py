@@ -21,6 +21,7 @@ from apps.rules.data import (
     equipment_problem,
     item_effect,
 )
+from apps.rules.saga import CINDER_SAGA, saga_quests
 
 TOOL_KIT = "tool_kit"
 AnyUser = User | AnonymousUser
@@ -101,6 +102,55 @@ def campaign_hero_options(*, room: Room) -> dict[str, Any] | None:
     return {"heroes": heroes}
 
 
+# --- the saga ---------------------------------------------------------------------------------
+
+
+@dataclass
+class SagaStep:
+    """One quest of the campaign's saga and where the party stands with it."""
+
+    slug: str
+    name: str
+    chapter: int
+    status: str  # "done", "next" or "locked"
+    tries: list[Room]  # the campaign's rooms for this quest, oldest first
+    reward_gold: int
+
+    @property
+    def room(self) -> Room | None:
+        """The room in which the party plays (or is about to play) this quest, if any."""
+        last = self.tries[-1] if self.tries else None
+        return last if last is not None and last.status != Room.Status.FINISHED else None
+
+
+def campaign_saga(*, campaign: Campaign) -> list[SagaStep]:
+    """The saga's quests in order (docs/rules.md 12): every quest won is *done*; the first one
+    not won is *next* (a lost, retreated or abandoned quest stays next: it is tried again);
+    the quests after it are *locked*. Every campaign plays the Cinder Saga."""
+    rooms: dict[str, list[Room]] = {}
+    for room in (
+        Room.objects.filter(campaign_link__campaign=campaign)
+        .select_related("quest", "campaign_link")
+        .order_by("created", "pk")
+    ):
+        rooms.setdefault(room.quest.slug, []).append(room)
+    steps, next_found = [], False
+    for quest in saga_quests(CINDER_SAGA):
+        tries = rooms.get(quest.slug, [])
+        won = any(r.campaign_link.outcome == "heroes" for r in tries)
+        status = "done" if won else "locked" if next_found else "next"
+        next_found = next_found or status == "next"
+        steps.append(
+            SagaStep(quest.slug, quest.name, quest.chapter, status, tries, quest.reward_gold)
+        )
+    return steps
+
+
+def campaign_next_quest(*, campaign: Campaign) -> SagaStep | None:
+    """The saga's next quest, or None once every quest is done."""
+    return next((s for s in campaign_saga(campaign=campaign) if s.status == "next"), None)
+
+
 # --- the armory --------------------------------------------------------------------------------
 
 
@@ -137,13 +187,13 @@ def armory_item_problem(sheet: CharacterSheet, item: str) -> str | None:
     if item in WEAPONS:
         problem = equipment_problem(sheet.hero, item, list(sheet.armour))
         if problem:
-            return _sentence(problem)
+            return sentence(problem)
     elif item in ARMOUR:
         if item in sheet.armour:
             return f"{sheet.name} already wears {item_label(item).lower()}."
         problem = equipment_problem(sheet.hero, sheet.weapon, [*sheet.armour, item])
         if problem:
-            return _sentence(problem)
+            return sentence(problem)
     elif sheet.tool_kit:
         return f"{sheet.name} already has a tool kit."
     if sheet.gold < price:
@@ -151,9 +201,49 @@ def armory_item_problem(sheet: CharacterSheet, item: str) -> str | None:
     return None
 
 
-def _sentence(problem: str) -> str:
+def sentence(problem: str) -> str:
     text = problem.replace("_", " ")
     return text[0].upper() + text[1:] + "."
+
+
+def sell_price(*, item: str) -> int | None:
+    """What the armory pays for `item`: half its price, rounded down (docs/rules.md 10)."""
+    price = armory_price(item=item)
+    return None if price is None else price // 2
+
+
+def owned_items(*, sheet: CharacterSheet) -> list[str]:
+    """Everything the armory would buy back from the hero: wielded, carried, worn, tool kit
+    (artifacts and potions are not the armory's wares)."""
+    owned = [sheet.weapon] if sheet.weapon else []
+    owned += [*sheet.items, *sheet.armour]
+    owned += [TOOL_KIT] if sheet.tool_kit else []
+    return [item for item in owned if armory_price(item=item) is not None]
+
+
+@dataclass
+class OwnedItem:
+    item: str
+    label: str
+    how: str  # "wielded", "carried", "worn" or "" (the tool kit)
+    sell_price: int
+    may_wield: bool  # a carried weapon the hero may wield instead
+
+
+def sheet_equipment(*, sheet: CharacterSheet) -> list[OwnedItem]:
+    """The hero's armory wares, each with its buy-back price and whether it may be wielded."""
+    out = []
+    if sheet.weapon in WEAPONS:
+        out.append(OwnedItem(sheet.weapon, item_label(sheet.weapon), "wielded", 0, False))
+    for item in sheet.items:
+        usable = item in WEAPONS and equipment_problem(sheet.hero, item, list(sheet.armour)) is None
+        out.append(OwnedItem(item, item_label(item), "carried", 0, usable))
+    out += [OwnedItem(a, item_label(a), "worn", 0, False) for a in sheet.armour if a in ARMOUR]
+    if sheet.tool_kit:
+        out.append(OwnedItem(TOOL_KIT, item_label(TOOL_KIT), "", 0, False))
+    for entry in out:
+        entry.sell_price = sell_price(item=entry.item) or 0
+    return out
 
 
 def armory_items(*, sheet: CharacterSheet) -> list[ArmoryItem]:

@@ -28,13 +28,18 @@ from apps.campaigns.selectors import (
     armory_price,
     campaign_is_member,
     campaign_quest_in_play,
+    campaign_saga,
+    item_label,
+    owned_items,
+    sell_price,
+    sentence,
     sheet_may_manage,
 )
 from apps.quests.models import QuestDefinition
 from apps.rooms.models import Room
 from apps.rooms.services import RoomError, room_create
 from apps.rules import load_quest
-from apps.rules.data import ARMOUR, HERO_ORDER, HEROES, WEAPONS, seat_of_hero
+from apps.rules.data import ARMOUR, HERO_ORDER, HEROES, WEAPONS, equipment_problem, seat_of_hero
 from apps.rules.questfile import parse_quest_text
 
 NAME_MAX_LENGTH = 80
@@ -91,13 +96,23 @@ def campaign_create(*, owner: User, name: str) -> Campaign:
 
 
 def campaign_room_create(
-    *, campaign: Campaign, host: User, name: str, seat_count: int, quest_slug: str = "ashen_vault"
+    *,
+    campaign: Campaign,
+    host: User,
+    name: str,
+    seat_count: int,
+    quest_slug: str | None = None,
 ) -> Room:
-    """The campaign's next quest: a new room (the host still takes a seat) linked to it."""
+    """The campaign's next quest: a new room (the host still takes a seat) linked to it.
+
+    The saga is played in order (docs/rules.md 12): only its *next* quest may start, which is
+    also how a lost or retreated quest is tried again. `quest_slug` None means the next one.
+    """
     if host.pk != campaign.owner_id:
         raise CampaignError("Only the campaign's owner can start its next quest.")
     with transaction.atomic():
         Campaign.objects.select_for_update().get(pk=campaign.pk)  # one new quest at a time
+        quest_slug = _startable_quest(campaign, quest_slug)
         waiting = (
             Room.objects.filter(
                 campaign_link__campaign=campaign,
@@ -117,6 +132,24 @@ def campaign_room_create(
             raise CampaignError(error.message) from None
         CampaignRoom.objects.create(campaign=campaign, room=room)
     return room
+
+
+def _startable_quest(campaign: Campaign, quest_slug: str | None) -> str:
+    """The slug of the saga's next quest, when `quest_slug` names it (or is None)."""
+    saga = campaign_saga(campaign=campaign)
+    upcoming = next((step for step in saga if step.status == "next"), None)
+    if upcoming is None:
+        raise CampaignError("The party has completed every quest of the saga.")
+    if quest_slug is None or quest_slug == upcoming.slug:
+        return upcoming.slug
+    step = next((step for step in saga if step.slug == quest_slug), None)
+    if step is None:
+        raise CampaignError("That quest is not part of the campaign's saga.")
+    if step.status == "done":
+        raise CampaignError(f"The party has already completed “{step.name}”.")
+    raise CampaignError(
+        f"“{step.name}” is locked: the party must first complete “{upcoming.name}”."
+    )
 
 
 def campaign_room_abandon(*, room: Room, user: User) -> None:
@@ -216,12 +249,7 @@ def armory_buy(*, sheet: CharacterSheet, item: str, user: AnyUser) -> CharacterS
     carried. Armour is worn; a tool kit lets the hero disarm traps.
     """
     with transaction.atomic():
-        locked = _locked_sheets(sheet.pk).get(sheet.pk)
-        if locked is None or not campaign_is_member(campaign=locked.campaign, user=user):
-            raise CampaignNotFound("There is no such hero.")
-        if not sheet_may_manage(sheet=locked, user=user):
-            raise CampaignError(f"Only {locked.name}'s player can spend {locked.name}'s gold.")
-        _refuse_during_quest(locked.campaign)
+        locked = _manage_locked(sheet, user, f"spend {sheet.name}'s gold")
         problem = armory_item_problem(locked, item)
         if problem:
             raise CampaignError(problem)
@@ -243,6 +271,121 @@ def armory_buy(*, sheet: CharacterSheet, item: str, user: AnyUser) -> CharacterS
     return locked
 
 
+def _manage_locked(sheet: CharacterSheet, user: AnyUser, doing: str) -> CharacterSheet:
+    """`sheet`'s row, locked, once `user` may act for the hero between quests."""
+    locked = _locked_sheets(sheet.pk).get(sheet.pk)
+    if locked is None or not campaign_is_member(campaign=locked.campaign, user=user):
+        raise CampaignNotFound("There is no such hero.")
+    if not sheet_may_manage(sheet=locked, user=user):
+        raise CampaignError(f"Only {locked.name}'s player can {doing}.")
+    if locked.fallen:
+        raise CampaignError(f"{locked.name} has fallen.")
+    _refuse_during_quest(locked.campaign)
+    return locked
+
+
+def armory_sell(*, sheet: CharacterSheet, item: str, user: AnyUser) -> int:
+    """The armory buys `item` back from the hero at half its price, rounded down (docs/rules.md
+    10); returns the gold paid. A carried spare goes before the wielded or worn one; a hero who
+    sells the wielded weapon wields the best carried one (or none)."""
+    with transaction.atomic():
+        locked = _manage_locked(sheet, user, f"sell {sheet.name}'s equipment")
+        if sell_price(item=item) is None or item not in owned_items(sheet=locked):
+            raise CampaignError(f"{locked.name} has no {item_label(item).lower()} to sell.")
+        if item in locked.items:
+            locked.items = _without_one(locked.items, item)
+        elif item == locked.weapon:
+            locked.weapon, locked.items = _best_carried(locked)
+        elif item in locked.armour:
+            locked.armour = _without_one(locked.armour, item)
+        else:
+            locked.tool_kit = False
+        paid = sell_price(item=item) or 0
+        locked.gold += paid
+        locked.save()
+    return paid
+
+
+def _without_one(things: list[str], thing: str) -> list[str]:
+    out = list(things)
+    out.remove(thing)
+    return out
+
+
+def _best_carried(sheet: CharacterSheet) -> tuple[str, list[str]]:
+    """The weapon to wield once the wielded one is gone (as the engine's `lose_weapon` does):
+    the best usable carried one, a melee weapon before a crossbow; and what is left carried."""
+    usable = [
+        w
+        for w in sheet.items
+        if w in WEAPONS and equipment_problem(sheet.hero, w, list(sheet.armour)) is None
+    ]
+    best = max(usable, key=lambda w: (not WEAPONS[w].ranged, WEAPONS[w].attack), default=None)
+    if best is None:
+        return "", list(sheet.items)
+    return best, _without_one(sheet.items, best)
+
+
+def sheet_wield(*, sheet: CharacterSheet, weapon: str, user: AnyUser) -> CharacterSheet:
+    """The hero wields a carried `weapon` from the next quest on (docs/rules.md 10: the player
+    picks); the wielded one is carried instead. The engine attacks with the wielded weapon."""
+    with transaction.atomic():
+        locked = _manage_locked(sheet, user, f"choose {sheet.name}'s weapon")
+        if weapon not in WEAPONS or weapon not in locked.items:
+            raise CampaignError(f"{locked.name} carries no {item_label(weapon).lower()}.")
+        problem = equipment_problem(locked.hero, weapon, list(locked.armour))
+        if problem:
+            raise CampaignError(sentence(problem))
+        items = _without_one(locked.items, weapon)
+        locked.items = [*items, locked.weapon] if locked.weapon else items
+        locked.weapon = weapon
+        locked.save(update_fields=["weapon", "items"])
+    return locked
+
+
+GIFTS = {"gold": "gold", "potions": "potions of healing"}
+
+
+def _give(
+    *,
+    field: str,
+    from_sheet: CharacterSheet,
+    to_sheet: CharacterSheet,
+    amount: int,
+    user: AnyUser | None,
+) -> None:
+    """Move `amount` of `field` (gold or potions) from one living hero to another of the same
+    campaign, both rows locked, between quests; any bad request changes nothing."""
+    what = GIFTS[field]
+    if from_sheet.pk == to_sheet.pk:
+        raise CampaignError(f"A hero cannot give {what} to themself.")
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise CampaignError(
+            f"Give at least 1 of the {what}." if field == "potions" else "Give at least 1 gold."
+        )
+    with transaction.atomic():
+        sheets = _locked_sheets(from_sheet.pk, to_sheet.pk)
+        giver, taker = sheets.get(from_sheet.pk), sheets.get(to_sheet.pk)
+        if giver is None or taker is None or giver.campaign_id != taker.campaign_id:
+            raise CampaignNotFound("There is no such hero in this campaign.")
+        if user is not None:
+            if not campaign_is_member(campaign=giver.campaign, user=user):
+                raise CampaignNotFound("There is no such hero in this campaign.")
+            if not sheet_may_manage(sheet=giver, user=user):
+                raise CampaignError(f"Only {giver.name}'s player can give {giver.name}'s {what}.")
+        for hero in (giver, taker):
+            if hero.fallen:
+                raise CampaignError(f"{hero.name} has fallen: fallen heroes neither give nor take.")
+        _refuse_during_quest(giver.campaign)
+        owned = getattr(giver, field)
+        if owned < amount:
+            raise CampaignError(f"{giver.name} has only {owned} {what}.")
+        setattr(giver, field, owned - amount)
+        setattr(taker, field, getattr(taker, field) + amount)
+        giver.save(update_fields=[field])
+        taker.save(update_fields=[field])
+
+
 def gold_give(
     *,
     from_sheet: CharacterSheet,
@@ -254,26 +397,15 @@ def gold_give(
 
     With `user`, only the giving hero's player (or the campaign's owner) may give.
     """
-    if from_sheet.pk == to_sheet.pk:
-        raise CampaignError("A hero cannot give gold to themself.")
-    if not isinstance(amount, int) or amount <= 0:
-        raise CampaignError("Give at least 1 gold.")
-    with transaction.atomic():
-        sheets = _locked_sheets(from_sheet.pk, to_sheet.pk)
-        giver, taker = sheets.get(from_sheet.pk), sheets.get(to_sheet.pk)
-        if giver is None or taker is None or giver.campaign_id != taker.campaign_id:
-            raise CampaignNotFound("There is no such hero in this campaign.")
-        if user is not None:
-            if not campaign_is_member(campaign=giver.campaign, user=user):
-                raise CampaignNotFound("There is no such hero in this campaign.")
-            if not sheet_may_manage(sheet=giver, user=user):
-                raise CampaignError(f"Only {giver.name}'s player can give {giver.name}'s gold.")
-        if giver.fallen or taker.fallen:
-            raise CampaignError("Fallen heroes can neither give nor receive gold.")
-        _refuse_during_quest(giver.campaign)
-        if giver.gold < amount:
-            raise CampaignError(f"{giver.name} has only {giver.gold} gold.")
-        giver.gold -= amount
-        taker.gold += amount
-        giver.save(update_fields=["gold"])
-        taker.save(update_fields=["gold"])
+    _give(field="gold", from_sheet=from_sheet, to_sheet=to_sheet, amount=amount, user=user)
+
+
+def potions_give(
+    *,
+    from_sheet: CharacterSheet,
+    to_sheet: CharacterSheet,
+    count: int,
+    user: AnyUser | None = None,
+) -> None:
+    """One hero gives potions of healing to another, as `gold_give` gives gold."""
+    _give(field="potions", from_sheet=from_sheet, to_sheet=to_sheet, amount=count, user=user)

@@ -11,5 +11,12 @@ urlpatterns = [
     path("<int:campaign_id>/next", views.next_quest, name="next_quest"),
     path("<int:campaign_id>/rooms/<int:room_id>/abandon", views.abandon_room, name="abandon_room"),
     path("<int:campaign_id>/heroes/<int:sheet_id>/armory", views.armory, name="armory"),
+    path("<int:campaign_id>/heroes/<int:sheet_id>/sell", views.armory_sell, name="sell"),
+    path("<int:campaign_id>/heroes/<int:sheet_id>/wield", views.wield, name="wield"),
     path("<int:campaign_id>/heroes/<int:sheet_id>/give", views.gold_give, name="gold_give"),
+    path(
+        "<int:campaign_id>/heroes/<int:sheet_id>/give-potions",
+        views.potions_give,
+        name="potions_give",
+    ),
 ]

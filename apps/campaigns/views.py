@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.accounts.models import User
 from apps.campaigns import errors, selectors, services
-from apps.campaigns.forms import CampaignCreateForm, GoldGiveForm, NextQuestForm
+from apps.campaigns.forms import CampaignCreateForm, GoldGiveForm, NextQuestForm, PotionsGiveForm
 from apps.campaigns.models import Campaign, CharacterSheet
 
 
@@ -51,9 +51,8 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     return render(request, "campaigns/create.html", {"form": form})
 
 
-def _gold_form(sheet: CharacterSheet, living: list[CharacterSheet]) -> GoldGiveForm:
-    choices = [(s.pk, f"{s.name} the {s.get_hero_display()}") for s in living if s.pk != sheet.pk]
-    return GoldGiveForm(choices=choices, prefix=f"s{sheet.pk}")
+def _gift_choices(sheet: CharacterSheet, living: list[CharacterSheet]) -> list[tuple[int, str]]:
+    return [(s.pk, f"{s.name} the {s.get_hero_display()}") for s in living if s.pk != sheet.pk]
 
 
 @login_required
@@ -66,17 +65,28 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         {
             "sheet": s,
             "may_manage": selectors.sheet_may_manage(sheet=s, user=user),
-            "gold_form": _gold_form(s, living),
+            "gold_form": GoldGiveForm(choices=_gift_choices(s, living), prefix=f"s{s.pk}"),
+            "potions_form": PotionsGiveForm(choices=_gift_choices(s, living), prefix=f"p{s.pk}"),
         }
         for s in living
     ]
+    saga = selectors.campaign_saga(campaign=campaign)
+    upcoming = next((step for step in saga if step.status == "next"), None)
+    in_play = selectors.campaign_quest_in_play(campaign)
     context = {
         "campaign": campaign,
         "rows": rows,
         "fallen": campaign.sheets.filter(fallen=True).select_related("owner"),
-        "rooms": selectors.campaign_rooms(campaign=campaign),
+        "saga": saga,
+        "next_step": upcoming,
+        "in_play": in_play,
         "is_owner": campaign.owner_id == user.pk,
-        "next_form": NextQuestForm(initial={"name": f"{campaign.name}: next quest"}),
+        "next_form": NextQuestForm(
+            initial={
+                "name": f"{campaign.name}: {upcoming.name}" if upcoming else "",
+                "quest": upcoming.slug if upcoming else "",
+            }
+        ),
     }
     return render(request, "campaigns/detail.html", context)
 
@@ -95,6 +105,7 @@ def next_quest(request: HttpRequest, campaign_id: int) -> HttpResponse:
             host=cast(User, request.user),
             name=form.cleaned_data["name"],
             seat_count=form.cleaned_data["seats"],
+            quest_slug=form.cleaned_data["quest"] or None,
         )
     except errors.CampaignError as error:
         messages.error(request, error.message)
@@ -141,6 +152,8 @@ def armory(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpRespons
         "campaign": sheet.campaign,
         "sheet": sheet,
         "items": selectors.armory_items(sheet=sheet),
+        "owned": selectors.sheet_equipment(sheet=sheet),
+        "in_play": selectors.campaign_quest_in_play(sheet.campaign),
         "may_manage": selectors.sheet_may_manage(sheet=sheet, user=user),
     }
     return render(request, "campaigns/armory.html", context)
@@ -148,31 +161,74 @@ def armory(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def gold_give(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+def armory_sell(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
     sheet = _sheet(request, campaign_id, sheet_id)
-    living = selectors.campaign_living_sheets(campaign=sheet.campaign)
-    form = GoldGiveForm(
-        request.POST,
-        choices=[(s.pk, s.name) for s in living if s.pk != sheet.pk],
-        prefix=f"s{sheet.pk}",
-    )
-    if not form.is_valid():
-        messages.error(request, "Choose a hero and an amount of at least 1 gold.")
-        return redirect("campaigns:detail", campaign_id=campaign_id)
-    to_sheet = next(s for s in living if s.pk == form.cleaned_data["to_sheet"])
+    item = request.POST.get("item", "")
     try:
-        services.gold_give(
-            from_sheet=sheet,
-            to_sheet=to_sheet,
-            amount=form.cleaned_data["amount"],
-            user=cast(User, request.user),
-        )
+        paid = services.armory_sell(sheet=sheet, item=item, user=request.user)
     except errors.CampaignNotFound:
         raise Http404("No such hero.") from None
     except errors.CampaignError as error:
         messages.error(request, error.message)
     else:
-        messages.success(
-            request, f"{sheet.name} gave {form.cleaned_data['amount']} gold to {to_sheet.name}."
-        )
+        label = selectors.item_label(item).lower()
+        messages.success(request, f"{sheet.name} sold the {label} for {paid} gold.")
+    return redirect("campaigns:armory", campaign_id=campaign_id, sheet_id=sheet.pk)
+
+
+@login_required
+@require_POST
+def wield(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+    sheet = _sheet(request, campaign_id, sheet_id)
+    weapon = request.POST.get("weapon", "")
+    try:
+        services.sheet_wield(sheet=sheet, weapon=weapon, user=request.user)
+    except errors.CampaignNotFound:
+        raise Http404("No such hero.") from None
+    except errors.CampaignError as error:
+        messages.error(request, error.message)
+    else:
+        label = selectors.item_label(weapon).lower()
+        messages.success(request, f"{sheet.name} now wields the {label}.")
+    return redirect("campaigns:armory", campaign_id=campaign_id, sheet_id=sheet.pk)
+
+
+def _give(request: HttpRequest, campaign_id: int, sheet_id: int, field: str) -> HttpResponse:
+    """Gold or potions from one hero to another, from the campaign page's forms."""
+    sheet = _sheet(request, campaign_id, sheet_id)
+    living = selectors.campaign_living_sheets(campaign=sheet.campaign)
+    form_class, prefix = (GoldGiveForm, "s") if field == "gold" else (PotionsGiveForm, "p")
+    form = form_class(
+        request.POST, choices=_gift_choices(sheet, living), prefix=f"{prefix}{sheet.pk}"
+    )
+    what = services.GIFTS[field]
+    if not form.is_valid():
+        messages.error(request, f"Choose another living hero and at least 1 of the {what}.")
+        return redirect("campaigns:detail", campaign_id=campaign_id)
+    to_sheet = next(s for s in living if s.pk == form.cleaned_data["to_sheet"])
+    amount = form.cleaned_data["amount"]
+    user = cast(User, request.user)
+    try:
+        if field == "gold":
+            services.gold_give(from_sheet=sheet, to_sheet=to_sheet, amount=amount, user=user)
+        else:
+            services.potions_give(from_sheet=sheet, to_sheet=to_sheet, count=amount, user=user)
+    except errors.CampaignNotFound:
+        raise Http404("No such hero.") from None
+    except errors.CampaignError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{sheet.name} gave {amount} {what} to {to_sheet.name}.")
     return redirect("campaigns:detail", campaign_id=campaign_id)
+
+
+@login_required
+@require_POST
+def gold_give(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+    return _give(request, campaign_id, sheet_id, "gold")
+
+
+@login_required
+@require_POST
+def potions_give(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+    return _give(request, campaign_id, sheet_id, "potions")

@@ -12,7 +12,6 @@ from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
 from apps.accounts.services import token_authenticate
-from apps.play.errors import PlayError, StaleVersion
 from apps.play.replay import REPLAY_PAGE_MAX, game_replay_page, replay_json
 from apps.play.selectors import (
     CHAT_PAGE_SIZE,
@@ -74,13 +73,6 @@ def _json(text: str) -> HttpResponse:
     return HttpResponse(text, content_type="application/json")
 
 
-def _error(exc: PlayError) -> Status[dict[str, Any]]:
-    body: dict[str, Any] = {"detail": exc.message}
-    if isinstance(exc, StaleVersion):
-        body["version"] = exc.current_version
-    return Status(exc.status, body)
-
-
 @launch_router.post(
     "/{room_id}/launch",
     url_name="room_launch",
@@ -88,10 +80,7 @@ def _error(exc: PlayError) -> Status[dict[str, Any]]:
     summary="Launch the room's quest (host only, every seat taken)",
 )
 def launch(request: HttpRequest, room_id: int) -> Any:
-    try:
-        game = game_launch(room_id=room_id, user=request.user)
-    except PlayError as exc:
-        return _error(exc)
+    game = game_launch(room_id=room_id, user=request.user)
     return Status(200, {"game_id": game.pk})
 
 
@@ -102,10 +91,7 @@ def launch(request: HttpRequest, room_id: int) -> Any:
     summary="The seat view of the caller, with version and game_id",
 )
 def view(request: HttpRequest, game_id: int) -> Any:
-    try:
-        return _json(game_view_encoded(game_id=game_id, user=request.user).json)
-    except PlayError as exc:
-        return _error(exc)
+    return _json(game_view_encoded(game_id=game_id, user=request.user).json)
 
 
 @router.post(
@@ -122,16 +108,13 @@ def view(request: HttpRequest, game_id: int) -> Any:
     summary="Play one action (applied once per idempotency key)",
 )
 def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
-    try:
-        answer = game_action_submit(
-            game_id=game_id,
-            user=request.user,
-            action=payload.action,
-            expected_version=payload.expected_version,
-            key=payload.idempotency_key,
-        )
-    except PlayError as exc:
-        return _error(exc)
+    answer = game_action_submit(
+        game_id=game_id,
+        user=request.user,
+        action=payload.action,
+        expected_version=payload.expected_version,
+        key=payload.idempotency_key,
+    )
     version, entries = answer.response["version"], json.dumps(answer.response["entries"])
     return _json(f'{{"version":{version},"entries":{entries},"view":{answer.view.json}}}')
 
@@ -152,13 +135,10 @@ def events(
     before: int | None = None,
     limit: int = 1000,
 ) -> Any:
-    try:
-        entries = game_events(
-            game_id=game_id, user=request.user, after=after, before=before, limit=limit
-        )
-        return Status(200, entries)
-    except PlayError as exc:
-        return _error(exc)
+    entries = game_events(
+        game_id=game_id, user=request.user, after=after, before=before, limit=limit
+    )
+    return Status(200, entries)
 
 
 class ClockOut(Schema):
@@ -186,11 +166,8 @@ def _clock_out(game_id: int, request: HttpRequest) -> Any:
     summary="Stop the turn clock: no deadline, no reminder (host only)",
 )
 def pause(request: HttpRequest, game_id: int) -> Any:
-    try:
-        game_pause(game_id=game_id, user=request.user)
-        return _clock_out(game_id, request)
-    except PlayError as exc:
-        return _error(exc)
+    game_pause(game_id=game_id, user=request.user)
+    return _clock_out(game_id, request)
 
 
 @router.post(
@@ -200,11 +177,8 @@ def pause(request: HttpRequest, game_id: int) -> Any:
     summary="Start the turn clock again; the turn keeps the time it had left (host only)",
 )
 def resume(request: HttpRequest, game_id: int) -> Any:
-    try:
-        game_resume(game_id=game_id, user=request.user)
-        return _clock_out(game_id, request)
-    except PlayError as exc:
-        return _error(exc)
+    game_resume(game_id=game_id, user=request.user)
+    return _clock_out(game_id, request)
 
 
 class ChatMessageOut(Schema):
@@ -247,12 +221,7 @@ def chat(
 ) -> Any:
     """Without `before` or `after`: the latest messages. `before=<id>`: the page older than that
     message; `after=<id>`: the messages newer than it (to catch up after a reconnect)."""
-    try:
-        page = game_chat(
-            game_id=game_id, user=request.user, before=before, after=after, limit=limit
-        )
-    except PlayError as exc:
-        return _error(exc)
+    page = game_chat(game_id=game_id, user=request.user, before=before, after=after, limit=limit)
     return Status(200, {"messages": page.messages, "more": page.more})
 
 
@@ -263,12 +232,9 @@ def chat(
     summary="Say something at the table (members only; rate-limited; no email)",
 )
 def chat_post(request: HttpRequest, game_id: int, payload: ChatIn) -> Any:
-    try:
-        message = chat_message_post(
-            game_id=game_id, user=request.user, text=payload.text, as_narrator=payload.as_narrator
-        )
-    except PlayError as exc:
-        return _error(exc)
+    message = chat_message_post(
+        game_id=game_id, user=request.user, text=payload.text, as_narrator=payload.as_narrator
+    )
     return Status(201, chat_message_json(message))
 
 
@@ -289,10 +255,7 @@ class FairnessOut(Schema):
     summary="The seed's commitment; the seed and its salt once the quest is over (members)",
 )
 def fairness(request: HttpRequest, game_id: int) -> Any:
-    try:
-        game, _ = game_membership(game_id=game_id, user=request.user)
-    except PlayError as exc:
-        return _error(exc)
+    game, _ = game_membership(game_id=game_id, user=request.user)
     return Status(200, game_fairness(game=game).as_json())
 
 
@@ -320,10 +283,7 @@ def _anyone(request: HttpRequest) -> bool:
 )
 def replay(request: HttpRequest, game_id: int, start: int = 0, count: int = 50) -> Any:
     count = min(count, REPLAY_PAGE_MAX)
-    try:
-        page = game_replay_page(game_id=game_id, user=request.user, start=start, count=count)
-    except PlayError as exc:
-        return _error(exc)
+    page = game_replay_page(game_id=game_id, user=request.user, start=start, count=count)
     return _json(replay_json(page))
 
 
@@ -342,8 +302,5 @@ class PublicOut(Schema):
     summary="Let anyone with the link watch the replay once the quest is over (host only)",
 )
 def replay_public(request: HttpRequest, game_id: int, payload: PublicIn) -> Any:
-    try:
-        game = game_replay_publish(game_id=game_id, user=request.user, public=payload.public)
-    except PlayError as exc:
-        return _error(exc)
+    game = game_replay_publish(game_id=game_id, user=request.user, public=payload.public)
     return Status(200, {"public": game.replay_public})

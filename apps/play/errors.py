@@ -5,15 +5,15 @@ Every message is one a player can read, and leaks nothing hidden.
 
 from __future__ import annotations
 
+from typing import Any
 
-class PlayError(Exception):
+from apps.core.errors import Refusal
+
+
+class PlayError(Refusal):
     """A refused request; `status` is the HTTP status the API answers with."""
 
     status = 400
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class GameNotFound(PlayError):
@@ -60,6 +60,9 @@ class StaleVersion(PlayError):
             f"The game has moved on to version {current_version}: fetch the view and try again."
         )
         self.current_version = current_version
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "version": self.current_version}
 
 
 class ChatRefused(PlayError):

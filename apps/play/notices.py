@@ -19,8 +19,7 @@ from apps.notifications.services import Kind, notification_send
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.models import Game
 from apps.rooms.models import Room
-from apps.rooms.services import ZARGON_SEAT
-from apps.rules.data import display_name
+from apps.rules.data import ZARGON_SEAT, display_name
 
 
 def game_topic(*, game_id: int) -> str:

@@ -27,8 +27,8 @@ from apps.play.selectors import (
     member_seat,
     state_with_settings,
 )
+from apps.rules.data import ZARGON_SEAT
 from apps.rules.dice import Draw
-from apps.rules.events import ZARGON_SEAT
 
 REPLAY_PAGE_MAX = 200
 # What a replayed board leaves out of the seat view: the log comes step by step instead, and

@@ -23,8 +23,8 @@ from apps.play.fairness import Fairness
 from apps.play.models import ChatMessage, Game, GameEvent, HeroSetting
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
-from apps.rooms.services import ZARGON_SEAT, room_member_seat
-from apps.rules.data import HERO_ORDER
+from apps.rooms.services import room_member_seat
+from apps.rules.data import HERO_ORDER, ZARGON_SEAT
 from apps.rules.questfile import parse_quest_text
 
 EVENTS_PAGE_MAX = 1000

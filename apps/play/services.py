@@ -21,13 +21,12 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings as site_settings
 from django.db import models, transaction
 from django.db.models import OuterRef, Subquery, Value
 from django.utils import timezone
-from django_ratelimit.core import is_ratelimited
 
 from apps import rules
+from apps.accounts.limits import rate_limit_exceeded
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
 from apps.notifications.services import group_poke
@@ -71,11 +70,10 @@ from apps.play.tasks import zargon_ai_enqueue
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room
 from apps.rooms.services import room_changed, room_member_seat
-from apps.rules.data import heroes_of_seat
+from apps.rules.data import ZARGON_SEAT, heroes_of_seat
 
 logger = logging.getLogger(__name__)
 
-ZARGON_SEAT = 1
 KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
 # Actions a seat may send whoever's turn it is (engine-api.md: not listed in legal_actions).
 # They change a private per-hero setting (`HeroSetting`), never the shared game or its log.
@@ -454,24 +452,12 @@ def _chat_text(text: str) -> str:
 
 
 def _chat_too_fast(user_id: int) -> bool:
-    """Count this message against the user's chat rate (`CHAT_RATE`, e.g. "10/m").
+    """Count this message against the user's chat rate (settings.RATE_LIMITS["chat"]).
 
     If the cache cannot be reached (Redis down), the message goes through: a chat line is worth
     more than the limit, and nothing user-facing may wait on Redis.
     """
-    try:
-        return bool(
-            is_ratelimited(
-                None,
-                group="play.chat",
-                key=lambda group, request: str(user_id),
-                rate=site_settings.CHAT_RATE,
-                increment=True,
-            )
-        )
-    except Exception as exc:
-        logger.warning("chat rate limit unavailable: %s", type(exc).__name__)
-        return False
+    return rate_limit_exceeded(group="chat", key=f"user:{user_id}")
 
 
 def _announce_chat(game_id: int, message_id: int) -> None:
@@ -487,8 +473,8 @@ def chat_message_post(
     """A member's message in the game's chat (GameNotFound for anyone else).
 
     Plain text, 1 to CHAT_MAX_LENGTH characters; Zargon's player may speak `as_narrator`.
-    Rate-limited per user (`CHAT_RATE`). Only the players who asked for table talk by email
-    (`email_chat`, off by default) are notified; nobody else is.
+    Rate-limited per user (settings.RATE_LIMITS["chat"]). Only the players who asked for table
+    talk by email (`email_chat`, off by default) are notified; nobody else is.
     """
     game, seat = game_membership(game_id=game_id, user=user)
     text = _chat_text(text)

@@ -35,10 +35,10 @@ from apps.play.errors import ActionRejected, PlayError
 from apps.play.models import Game
 from apps.play.notices import timeout_notice_send, turn_notices_send
 from apps.play.selectors import game_state
-from apps.play.services import ZARGON_SEAT, quest_apply_action
+from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
-from apps.rules.data import seat_of_hero
+from apps.rules.data import ZARGON_SEAT, seat_of_hero
 
 logger = logging.getLogger(__name__)
 

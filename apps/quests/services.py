@@ -1,23 +1,78 @@
-"""Quest definitions in the database: the shipped quest files, and admins' edits."""
+"""Quest definitions in the database: the shipped quest files, and admins' edits.
+
+Every change of a quest's source goes through here and is kept as a numbered `QuestRevision`
+(who, when, how). An admin's upload, edit or restore marks the quest `origin="admin"`, which
+`quest_sync_shipped` (the `load_quests` command, run by `make run` at every start) leaves alone.
+Games are not touched: each keeps the source it was launched with (`Game.quest_source`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 
-from apps.quests.models import QuestDefinition
+from apps import rules
+from apps.accounts.models import User
+from apps.quests.models import QuestDefinition, QuestRevision
+from apps.rules.data import ZARGON_SEAT
 from apps.rules.quest import Quest
 from apps.rules.questfile import QUESTS_DIR, QuestFileError, parse_quest_text
+
+# The preview's stand-in table: Zargon and one player holding the four heroes, a fixed seed.
+PREVIEW_SEATS = 2
+PREVIEW_SEED = 1
 
 
 class QuestNotFound(Exception):
     pass
 
 
-def quest_sync_shipped(*, overwrite_edits: bool = False) -> list[QuestDefinition]:
+class QuestSlugTaken(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """What `quest_sync_shipped` did with one shipped file."""
+
+    definition: QuestDefinition
+    action: str  # "created", "updated", "unchanged" or "skipped" (an admin's edit is kept)
+
+
+def _next_revision(
+    definition: QuestDefinition,
+    *,
+    author: User | None,
+    note: str,
+    restored_from: int | None = None,
+) -> QuestRevision:
+    """Record the definition's current source as its next revision (the caller holds its lock)."""
+    last = definition.revisions.aggregate(n=Max("number"))["n"] or 0
+    return QuestRevision.objects.create(
+        definition=definition,
+        number=last + 1,
+        source=definition.source,
+        author=author,
+        note=note,
+        restored_from=restored_from,
+    )
+
+
+def _parsed(source: str, slug: str) -> Quest:
+    """The engine's Quest for `source`; raises QuestFileError listing every problem."""
+    return parse_quest_text(source, name=f"{slug}.yaml")
+
+
+def quest_sync_shipped(*, overwrite_edits: bool = False) -> list[SyncResult]:
     """Load every shipped quest file into the database.
 
-    A quest an admin has edited keeps the admin's version unless `overwrite_edits` is set, so
-    `make run` (which syncs on every start) never throws away an admin's work.
+    A quest an admin has uploaded, edited or restored keeps the admin's version (reported as
+    "skipped") unless `overwrite_edits` is set, so `make run` never throws away an admin's work.
     """
-    synced = []
+    results = []
     for path in sorted(QUESTS_DIR.glob("*.yaml")):
         source = path.read_text(encoding="utf-8")
         quest = parse_quest_text(source, name=path.name)
@@ -26,23 +81,91 @@ def quest_sync_shipped(*, overwrite_edits: bool = False) -> list[QuestDefinition
                 slug=quest.slug,
                 defaults={"name": quest.name, "source": source, "origin": "shipped"},
             )
-            if not created and (definition.origin == "shipped" or overwrite_edits):
+            if created:
+                action = "created"
+            elif definition.origin != "shipped" and not overwrite_edits:
+                action = "skipped"
+            elif definition.source == source and definition.origin == "shipped":
+                action = "unchanged"
+            else:
                 definition.name, definition.source, definition.origin = (
                     quest.name,
                     source,
                     "shipped",
                 )
                 definition.save(update_fields=["name", "source", "origin", "updated"])
-        synced.append(definition)
-    return synced
+                action = "updated"
+            if action in ("created", "updated"):
+                _next_revision(definition, author=None, note=QuestRevision.Note.SHIPPED)
+        results.append(SyncResult(definition, action))
+    return results
 
 
-def quest_save_edit(*, definition: QuestDefinition, source: str) -> QuestDefinition:
-    """Store an admin's edit of a quest after validating it (raises QuestFileError)."""
-    quest = parse_quest_text(source, name=f"{definition.slug}.yaml")
-    definition.source, definition.name, definition.origin = source, quest.name, "admin"
-    definition.save()
+def quest_create(*, source: str, author: User | None, enabled: bool = False) -> QuestDefinition:
+    """A new quest from an uploaded file (raises QuestFileError, or QuestSlugTaken if a quest
+    with the file's slug exists: edit that one instead). Off until an admin enables it."""
+    quest = _parsed(source, "quest")
+    with transaction.atomic():
+        if QuestDefinition.objects.filter(slug=quest.slug).exists():
+            raise QuestSlugTaken(f"A quest with slug {quest.slug!r} already exists; edit it.")
+        definition = QuestDefinition.objects.create(
+            slug=quest.slug, name=quest.name, source=source, enabled=enabled, origin="admin"
+        )
+        _next_revision(definition, author=author, note=QuestRevision.Note.UPLOAD)
     return definition
+
+
+def quest_save_edit(
+    *,
+    definition: QuestDefinition,
+    source: str,
+    author: User | None = None,
+    note: str = QuestRevision.Note.EDIT,
+    enabled: bool | None = None,
+    restored_from: int | None = None,
+) -> QuestDefinition:
+    """Store an admin's edit of a quest after validating it (raises QuestFileError).
+
+    A changed source becomes the next revision and marks the quest as the admin's; saving the
+    same source again changes nothing but `enabled` (when given).
+    """
+    quest = _parsed(source, definition.slug)
+    if quest.slug != definition.slug:
+        raise QuestFileError(
+            [
+                f"{definition.slug}.yaml: slug: the file says {quest.slug!r} but this quest is "
+                f"{definition.slug!r}; upload it as a new quest instead"
+            ]
+        )
+    with transaction.atomic():
+        locked = QuestDefinition.objects.select_for_update().get(pk=definition.pk)
+        if enabled is not None:
+            locked.enabled = enabled
+        if locked.source != source:
+            locked.source, locked.name, locked.origin = source, quest.name, "admin"
+            locked.save()
+            _next_revision(locked, author=author, note=note, restored_from=restored_from)
+        else:
+            locked.save(update_fields=["enabled", "updated"])
+    definition.refresh_from_db()
+    return definition
+
+
+def quest_revision_restore(*, revision: QuestRevision, author: User | None) -> QuestDefinition:
+    """Make an earlier revision's source the quest's source again, as a new revision."""
+    return quest_save_edit(
+        definition=revision.definition,
+        source=revision.source,
+        author=author,
+        note=QuestRevision.Note.RESTORE,
+        restored_from=revision.number,
+    )
+
+
+def quest_set_enabled(*, definition: QuestDefinition, enabled: bool) -> None:
+    """Offer the quest to new rooms, or stop offering it (its source is untouched)."""
+    QuestDefinition.objects.filter(pk=definition.pk).update(enabled=enabled)
+    definition.enabled = enabled
 
 
 def quest_load(*, slug: str) -> Quest:
@@ -53,4 +176,27 @@ def quest_load(*, slug: str) -> Quest:
     return parse_quest_text(definition.source, name=f"{slug}.yaml")
 
 
-__all__ = ["QuestFileError", "QuestNotFound", "quest_load", "quest_save_edit", "quest_sync_shipped"]
+def quest_start_view(*, definition: QuestDefinition) -> dict[str, Any]:
+    """Zargon's seat view of the quest as a game would start it, for the admin's map preview.
+
+    The engine sets the quest up for a stand-in table (fixed seed, default options), so the
+    preview is the board a host would see at launch, drawn by the game's own board code.
+    """
+    quest = _parsed(definition.source, definition.slug)
+    state = rules.new_game(quest, PREVIEW_SEATS, PREVIEW_SEED)
+    return rules.seat_view(state, ZARGON_SEAT)
+
+
+__all__ = [
+    "QuestFileError",
+    "QuestNotFound",
+    "QuestSlugTaken",
+    "SyncResult",
+    "quest_create",
+    "quest_load",
+    "quest_revision_restore",
+    "quest_save_edit",
+    "quest_set_enabled",
+    "quest_start_view",
+    "quest_sync_shipped",
+]

@@ -9,7 +9,6 @@ from typing import Any, Literal, cast
 
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
-from ninja.errors import HttpError
 
 from apps.accounts.models import User
 from apps.rooms import services
@@ -130,33 +129,22 @@ def _duration(hours: int | None) -> timedelta | None:
 def _visible_room(request: HttpRequest, room_id: int) -> Room:
     room = Room.objects.select_related("host", "quest").filter(pk=room_id).first()
     if room is None or not services.room_visible_to(room=room, user=_user(request)):
-        raise HttpError(404, "There is no such room.")
+        raise services.RoomNotFound("There is no such room.")
     return room
-
-
-def _unprocessable(error: services.RoomError) -> HttpError:
-    if isinstance(error, services.RoomNotFound):
-        return HttpError(404, error.message)
-    if isinstance(error, services.TooManyRooms):
-        return HttpError(429, error.message)
-    return HttpError(422, error.message)
 
 
 @router.post("", response={201: RoomOut, **ERRORS})
 def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
-    try:
-        room = services.room_create(
-            host=_user(request),
-            name=payload.name,
-            seat_count=payload.seats,
-            quest_slug=payload.quest,
-            turn_time_limit=_duration(payload.turn_hours),
-            reminder_after=_duration(payload.reminder_hours),
-            options=payload.options,
-            zargon=payload.zargon,
-        )
-    except services.RoomError as error:
-        raise _unprocessable(error) from None
+    room = services.room_create(
+        host=_user(request),
+        name=payload.name,
+        seat_count=payload.seats,
+        quest_slug=payload.quest,
+        turn_time_limit=_duration(payload.turn_hours),
+        reminder_after=_duration(payload.reminder_hours),
+        options=payload.options,
+        zargon=payload.zargon,
+    )
     return Status(201, _room_out(room))
 
 
@@ -168,18 +156,12 @@ def get_room(request: HttpRequest, room_id: int) -> RoomOut:
 @router.post("/{room_id}/seats/{number}", response={200: RoomOut, **ERRORS})
 def take_seat(request: HttpRequest, room_id: int, number: int) -> RoomOut:
     _visible_room(request, room_id)
-    try:
-        services.room_seat_take(room_id=room_id, user=_user(request), number=number)
-    except services.RoomError as error:
-        raise _unprocessable(error) from None
+    services.room_seat_take(room_id=room_id, user=_user(request), number=number)
     return _room_out(_visible_room(request, room_id))
 
 
 @router.delete("/{room_id}/seats/{number}", response={200: RoomOut, **ERRORS})
 def leave_seat(request: HttpRequest, room_id: int, number: int) -> RoomOut:
     _visible_room(request, room_id)
-    try:
-        services.room_seat_leave(room_id=room_id, user=_user(request), number=number)
-    except services.RoomError as error:
-        raise _unprocessable(error) from None
+    services.room_seat_leave(room_id=room_id, user=_user(request), number=number)
     return _room_out(_visible_room(request, room_id))

@@ -22,15 +22,15 @@ from django.utils import timezone
 
 from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
+from apps.core.errors import Refusal
 from apps.rooms.models import Room, Seat
-from apps.rules.data import heroes_of_seat
+from apps.rules.data import ZARGON_SEAT, heroes_of_seat
 from apps.rules.options import describe, room_option_problems
 
 logger = logging.getLogger(__name__)
 
 MIN_SEATS = 2
 MAX_SEATS = 5
-ZARGON_SEAT = 1
 NAME_MAX_LENGTH = Room._meta.get_field("name").max_length or 80
 
 SeatRole = Literal["zargon", "heroes"]
@@ -38,20 +38,22 @@ SeatRole = Literal["zargon", "heroes"]
 LOBBY_GROUP = "lobby"
 
 
-class RoomError(Exception):
+class RoomError(Refusal):
     """A request that the rules of rooms refuse; `message` is shown to the player."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    status = 422
 
 
 class RoomNotFound(RoomError):
     """No such room (views answer 404)."""
 
+    status = 404
+
 
 class TooManyRooms(RoomError):
     """The user opened rooms faster than settings.RATE_LIMITS["room_create"] (views: 429)."""
+
+    status = 429
 
 
 @dataclass(frozen=True)

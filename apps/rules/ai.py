@@ -33,9 +33,8 @@ from .actions import Action, EndActivation, EndPhase, MonsterAttack, MonsterMove
 from .ai_dread import dread_choice
 from .board import Board
 from .combat import hero_defend_dice, with_pit
-from .data import HERO_ORDER
+from .data import HERO_ORDER, ZARGON_SEAT
 from .engine import apply, legal_actions
-from .events import ZARGON_SEAT
 from .geometry import ORTHOGONAL, step
 from .monsters import has_attacked, movement_left
 from .options import monster_stats

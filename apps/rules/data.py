@@ -254,6 +254,7 @@ def display_name(kind: str) -> str:
 
 
 # Seats (docs/rules.md 1): seat 1 is Zargon; the others hold contiguous blocks of the hero order.
+ZARGON_SEAT = 1
 _SEATING: dict[int, dict[int, tuple[str, ...]]] = {
     2: {2: HERO_ORDER},
     3: {2: ("barbarian", "dwarf"), 3: ("elf", "wizard")},

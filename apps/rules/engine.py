@@ -22,13 +22,14 @@ from .data import (
     HERO_ORDER,
     HEROES,
     WEAPONS,
+    ZARGON_SEAT,
     equipment_problem,
     heroes_of_seat,
     seat_of_hero,
     treasure_deck,
 )
 from .dice import Dice, Draw, seed_rng
-from .events import ZARGON_SEAT, Event, make_event
+from .events import Event, make_event
 from .options import check_game_options, monster_stats, option
 from .quest import Quest
 from .reveal import reveal_area, update_reveals

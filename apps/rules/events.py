@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .data import ZARGON_SEAT
+
 Event = dict[str, Any]
 Audience = str | list[int]  # "all" | "zargon" | [seats]
-
-ZARGON_SEAT = 1
 
 
 def make_event(

@@ -13,9 +13,9 @@ from typing import Any
 from .actions import action_to_json
 from .board import Board
 from .combat import hero_attack_dice, hero_defend_dice, monster_attack_dice, monster_defend_dice
-from .data import HERO_ORDER, heroes_of_seat, seat_of_hero
+from .data import HERO_ORDER, ZARGON_SEAT, heroes_of_seat, seat_of_hero
 from .engine import legal_actions
-from .events import ZARGON_SEAT, event_for_seat
+from .events import event_for_seat
 from .geometry import Geometry
 from .options import in_force, monster_stats
 from .state import HeroState, MonsterState, State, sq_json

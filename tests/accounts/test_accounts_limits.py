@@ -1,6 +1,9 @@
 """Brute force and floods: logins and tokens locked per account and per address (django-axes),
 token issuance and room creation rate-limited (apps/accounts/limits.py)."""
 
+import subprocess
+import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +14,7 @@ from django.test import Client
 from apps.accounts.limits import rate_limit_exceeded
 from apps.quests.models import QuestDefinition
 from apps.rooms.models import Room
-from tests.servers import frozen_redis
+from tests.servers import ROOT, frozen_redis, server_env
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +121,30 @@ def test_the_limiter_counts_per_key() -> None:
     other = rate_limit_exceeded(group="chat", key="user:2", rate="2/m")
 
     assert first == [False, False, True] and other is False
+
+
+def test_a_limit_holds_across_processes(settings: Any) -> None:
+    """Every process counts in the one shared cache (files without Redis), so a second web
+    process, or a `manage.py` command, cannot start its own count."""
+    import config.settings as configured
+
+    settings.CACHES = configured.CACHES  # the servers' own cache, without this test's prefix
+    key = f"user:{uuid.uuid4().hex}"
+    count_once = (
+        "import django; django.setup(); from apps.accounts.limits import rate_limit_exceeded; "
+        f"print(rate_limit_exceeded(group='chat', key='{key}', rate='2/m'))"
+    )
+    elsewhere = [
+        subprocess.run(
+            [sys.executable, "-c", count_once],
+            env=server_env(),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for _ in range(2)
+    ]
+
+    assert elsewhere == ["False", "False"]
+    assert rate_limit_exceeded(group="chat", key=key, rate="2/m") is True

@@ -1,11 +1,14 @@
 import hashlib
 from datetime import UTC, datetime, timedelta
+from io import StringIO
 from typing import Any
 
 import pytest
 import time_machine
 from django.contrib.admin.sites import site
+from django.contrib.auth.management.commands import changepassword
 from django.contrib.auth.tokens import default_token_generator
+from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
@@ -259,3 +262,87 @@ def test_resetting_the_password_revokes_every_token(client: Client, player: User
     assert response.status_code == 302
     assert response["Location"] == reverse("password_reset_complete")
     assert token_authenticate(raw=raw) is None
+
+
+# A new password revokes the tokens whatever path set it (apps/accounts/signals.py).
+
+
+def test_the_admins_password_form_revokes_every_token(client: Client, player: User) -> None:
+    raw = token_issue(user=player)
+    admin_user = User.objects.create_superuser(
+        username="keeper", email="keeper@example.com", password="x"
+    )
+    client.force_login(admin_user)
+
+    response = client.post(
+        reverse("admin:auth_user_password_change", args=[player.pk]),
+        {
+            "password1": "granite-hall-4417",
+            "password2": "granite-hall-4417",
+            "usable_password": "true",
+        },
+    )
+
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.check_password("granite-hall-4417")
+    assert token_authenticate(raw=raw) is None
+
+
+def test_manage_py_changepassword_revokes_every_token(
+    player: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw = token_issue(user=player)
+    assert token_authenticate(raw=raw) == player  # cached too
+    monkeypatch.setattr(changepassword.Command, "_get_pass", lambda self, prompt="": "granite-44")
+
+    call_command("changepassword", "brenna", stdout=StringIO())
+
+    player.refresh_from_db()
+    assert player.check_password("granite-44")
+    assert token_authenticate(raw=raw) is None
+
+
+def test_a_script_setting_the_password_revokes_every_token(player: User) -> None:
+    raw = token_issue(user=player)
+
+    player.set_password("granite-hall-4417")
+    player.save()
+
+    assert token_authenticate(raw=raw) is None
+
+
+def test_an_unusable_password_revokes_every_token(player: User) -> None:
+    raw = token_issue(user=player)
+
+    player.set_unusable_password()
+    player.save(update_fields=["password"])
+
+    assert token_authenticate(raw=raw) is None
+
+
+def test_saving_anything_else_keeps_the_tokens(player: User, password: str) -> None:
+    raw = token_issue(user=player)
+
+    player.display_name = "Brenna of the Vault"
+    player.save()
+    player.save(update_fields=["display_name"])
+
+    assert token_authenticate(raw=raw) == player
+
+
+def test_logging_in_after_a_hasher_upgrade_keeps_the_tokens(
+    client: Client, player: User, password: str, settings: Any
+) -> None:
+    """Django re-stores the same password under the newest hasher: not a new password."""
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        *settings.PASSWORD_HASHERS,
+    ]
+    raw = token_issue(user=player)
+
+    assert client.login(username="brenna", password=password)
+
+    player.refresh_from_db()
+    assert player.password.startswith("md5$")
+    assert token_authenticate(raw=raw) == player

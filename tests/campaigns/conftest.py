@@ -11,6 +11,7 @@ from apps.campaigns.models import Campaign
 from apps.play.models import Game
 from apps.play.services import game_launch
 from apps.quests.models import QuestDefinition
+from apps.quests.services import quest_sync_shipped
 from apps.rooms.services import room_seat_take
 from tests.play.conftest import (  # noqa: F401  (fixtures)
     celery_eager,
@@ -27,6 +28,7 @@ def owner(db: None) -> User:
 
 @pytest.fixture
 def campaign(owner: User, quest: QuestDefinition) -> Campaign:  # noqa: F811
+    quest_sync_shipped()  # the rest of the saga: the Smoke Warrens, the Sealed Forge, ...
     return services.campaign_create(owner=owner, name="The Lantern Company")
 
 

@@ -50,6 +50,8 @@ from tests.play.bot import Bot
 HERE = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/ashen_vault_loadtest"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/15"
+WATCHERS_CONNECT = 30.0  # seconds the watchers have to connect before the bots start
+FRAMES_WAIT = 60.0  # seconds, after the bots stop, for the last frames to arrive
 
 
 # --- the stack ---------------------------------------------------------------------------------
@@ -183,14 +185,38 @@ class Api:
             try:
                 self.conn.request(method, path, body=data, headers=headers)
                 response = self.conn.getresponse()
-                raw = response.read()
-                return response.status, (json.loads(raw) if raw else None)
+                return response.status, decoded(response.read())
             except (http.client.HTTPException, OSError):
                 self.conn.close()
                 self.conn = http.client.HTTPConnection(self.base, timeout=30)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
+
+
+class NotJSON:
+    """An answer that is not JSON (an HTML 502/503 page from a proxy or the server)."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw[:200]
+
+    def __repr__(self) -> str:
+        return f"NotJSON({self.raw!r})"
+
+
+def decoded(raw: bytes) -> Any:
+    """The answer's JSON, None for an empty body, or `NotJSON`: never an exception."""
+    if not raw:
+        return None
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return NotJSON(raw)
+
+
+def status_key(status: int, answer: Any, prefix: str = "") -> str:
+    """How an answer is counted: its status, marked when the body was not JSON."""
+    return f"{prefix}{status}" + (" (not JSON)" if isinstance(answer, NotJSON) else "")
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -205,7 +231,15 @@ class Run:
     """What one timed run saw."""
 
     posted_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, version)
-    shown_at: dict[tuple[int, int], float] = field(default_factory=dict)
+    # Each game's view frames as the watcher got them: (version, arrival). A socket sends the
+    # newest view when it is poked, so versions committed in a burst arrive as one frame.
+    frames: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+    # Each game's newest version when its bot stopped: its watcher waits for it (or time out).
+    last_version: dict[int, int] = field(default_factory=dict)
+    bots_done: threading.Event = field(default_factory=threading.Event)
+    watchers_ready: int = 0
+    watchers_failed: Counter[str] = field(default_factory=Counter)
+    slowest_connect: float = 0.0
     post_seconds: list[float] = field(default_factory=list)
     statuses: Counter[str] = field(default_factory=Counter)
     gets: list[float] = field(default_factory=list)
@@ -214,25 +248,104 @@ class Run:
     finished_games: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def shown(self, game: int, version: int) -> tuple[int, float] | None:
+        """The first frame that showed `version` or a newer one: (its version, arrival)."""
+        for seen, arrived in self.frames.get(game, ()):
+            if seen >= version:
+                return seen, arrived
+        return None
+
     def screen_latencies(self) -> list[float]:
-        return [
-            self.shown_at[key] - posted
-            for key, posted in self.posted_at.items()
-            if key in self.shown_at and self.shown_at[key] >= posted
-        ]
+        """Post to screen, for each accepted action whose version (or a newer one) was shown."""
+        latencies = []
+        for (game, version), posted in self.posted_at.items():
+            frame = self.shown(game, version)
+            if frame is not None and frame[1] >= posted:
+                latencies.append(frame[1] - posted)
+        return latencies
+
+    def frame_counts(self) -> Counter[str]:
+        """Accepted actions by how they reached the watcher's screen."""
+        counts: Counter[str] = Counter()
+        for game, version in self.posted_at:
+            frame = self.shown(game, version)
+            if frame is None:
+                counts["never shown"] += 1
+            else:
+                counts["own frame" if frame[0] == version else "in a newer frame"] += 1
+        return counts
+
+
+CALL_ERRORS = (OSError, http.client.HTTPException)
+
+
+def count(run: Run, key: str) -> None:
+    with run.lock:
+        run.statuses[key] += 1
+
+
+def fetch_view(api: Api, path: str, run: Run, until: float) -> dict[str, Any] | None:
+    """The seat's view, asked again (counting each failure) until it comes or time is up."""
+    while time.monotonic() < until:
+        try:
+            status, view = api.call("GET", f"{path}/view")
+        except CALL_ERRORS as exc:
+            count(run, f"GET view {type(exc).__name__}")
+        else:
+            with run.lock:
+                run.view_gets += 1
+            if status == 200 and isinstance(view, dict):
+                return view
+            count(run, status_key(status, view, "GET view "))
+        time.sleep(0.2)
+    return None
+
+
+def answer_key(status: int, answer: Any, accepted: bool) -> str:
+    """How a POST's answer is counted; a 200 that is not an accepted action is an error."""
+    if accepted or status != 200:
+        return status_key(status, answer)
+    return "200 (not JSON)" if isinstance(answer, NotJSON) else "200 (no version)"
 
 
 def drive_game(game: dict[str, Any], base: str, run: Run, until: float, pace: float) -> None:
-    """Play one game through the API until `until`: the seat to move posts its bot's choice."""
+    """Play one game through the API until `until`: the seat to move posts its bot's choice.
+
+    Any answer (an HTML error page, a dropped connection) is counted under its status and the
+    bot goes on from a fresh view; nothing it gets back stops the run.
+    """
     apis = {int(seat): Api(base, token) for seat, token in game["tokens"].items()}
     bots = {seat: Bot(seed=game["game"] * 10 + seat, randomness=0.1) for seat in apis}
     path = f"/api/games/{game['game']}"
-    status, view = apis[1].call("GET", f"{path}/view")
-    seat = view["turn"]["seat"] or 1
-    if seat != 1:
-        status, view = apis[seat].call("GET", f"{path}/view")
+    seat = 1
+    view = fetch_view(apis[seat], path, run, until)
+    try:
+        play(apis, bots, path, view, run, until, pace)
+    finally:
+        with run.lock:
+            run.last_version[game["game"]] = max(
+                [v for (g, v) in run.posted_at if g == game["game"]], default=-1
+            )
+
+
+def play(
+    apis: dict[int, Api],
+    bots: dict[int, Bot],
+    path: str,
+    view: dict[str, Any] | None,
+    run: Run,
+    until: float,
+    pace: float,
+) -> None:
+    game = int(path.rsplit("/", 1)[1])
+    seat = 1
     next_at = time.monotonic()
-    while time.monotonic() < until:
+    while view is not None and time.monotonic() < until:
+        to_move = view["turn"]["seat"]
+        if to_move and to_move != seat:
+            seat = to_move
+            view = fetch_view(apis[seat], path, run, until)
+            continue
         if pace:
             next_at += pace
             time.sleep(max(0.0, next_at - time.monotonic()))
@@ -242,7 +355,7 @@ def drive_game(game: dict[str, Any], base: str, run: Run, until: float, pace: fl
             return
         action = bots[seat].choose(view)
         if action is None:
-            run.statuses["bot found nothing to do"] += 1
+            count(run, "bot found nothing to do")
             return
         body = {
             "action": action,
@@ -252,64 +365,87 @@ def drive_game(game: dict[str, Any], base: str, run: Run, until: float, pace: fl
         started = time.monotonic()
         try:
             status, answer = apis[seat].call("POST", f"{path}/actions", body)
-        except OSError as exc:
-            run.statuses[type(exc).__name__] += 1
+        except CALL_ERRORS as exc:
+            count(run, type(exc).__name__)
+            view = fetch_view(apis[seat], path, run, until)
             continue
         took = time.monotonic() - started
+        accepted = status == 200 and isinstance(answer, dict) and "version" in answer
         with run.lock:
             run.post_seconds.append(took)
-            run.statuses[str(status)] += 1
-            if status == 200:
+            run.statuses[answer_key(status, answer, accepted)] += 1
+            if accepted:
                 run.accepted += 1
-                run.posted_at[(game["game"], answer["version"])] = started
-        if status == 200 and "view" in answer:
+                run.posted_at[(game, answer["version"])] = started
+        if accepted and isinstance(answer.get("view"), dict):
             view = answer["view"]
-        else:
-            status, view = apis[seat].call("GET", f"{path}/view")
-            with run.lock:
-                run.view_gets += 1
-        to_move = view["turn"]["seat"]
-        if to_move and to_move != seat:
-            seat = to_move
-            status, view = apis[seat].call("GET", f"{path}/view")
-            with run.lock:
-                run.view_gets += 1
+        else:  # refused, failed, or an older checkout's answer without the view
+            view = fetch_view(apis[seat], path, run, until)
 
 
 def trivial_gets(base: str, token: str, run: Run, until: float, room: int) -> None:
     api = Api(base, token)
     path = "/api/auth/me"
-    if api.call("GET", path)[0] != 200:
-        path = f"/api/rooms/{room}"  # an older checkout has no /api/auth/me
+    with suppress(*CALL_ERRORS):
+        if api.call("GET", path)[0] != 200:
+            path = f"/api/rooms/{room}"  # an older checkout has no /api/auth/me
     while time.monotonic() < until:
         started = time.monotonic()
-        status, _ = api.call("GET", path)
+        try:
+            status, answer = api.call("GET", path)
+        except CALL_ERRORS as exc:
+            count(run, f"GET {type(exc).__name__}")
+            time.sleep(0.2)
+            continue
         with run.lock:
             run.gets.append(time.monotonic() - started)
-            if status != 200:
-                run.statuses[f"GET {status}"] += 1
+            if status != 200 or isinstance(answer, NotJSON):
+                run.statuses[status_key(status, answer, "GET ")] += 1
 
 
-async def watch(base: str, game: int, session: str, run: Run, until: float) -> None:
+async def watch(
+    base: str, game: int, session: str, run: Run, until: float, ready: threading.Event, total: int
+) -> None:
+    """Keep the game's frames as they arrive; count this watcher ready at its first frame."""
     from websockets.asyncio.client import connect
 
-    async with connect(
-        f"ws://{base}/ws/games/{game}/",
-        origin=f"http://{base}",  # type: ignore[arg-type]
-        additional_headers={"Cookie": f"sessionid={session}"},
-        open_timeout=30,
-        max_size=None,
-    ) as ws:
-        while time.monotonic() < until:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, until - time.monotonic()))
-            except TimeoutError:
-                return
-            arrived = time.monotonic()
-            frame = json.loads(raw)
-            if frame.get("type") == "view":
+    started = time.monotonic()
+    try:
+        async with connect(
+            f"ws://{base}/ws/games/{game}/",
+            origin=f"http://{base}",  # type: ignore[arg-type]
+            additional_headers={"Cookie": f"sessionid={session}"},
+            open_timeout=30,
+            max_size=None,
+        ) as ws:
+            first, newest = True, -1
+            while time.monotonic() < until:
+                if run.bots_done.is_set() and newest >= run.last_version.get(game, -1):
+                    return  # every accepted action of this game is on the screen
+                try:
+                    raw = await asyncio.wait_for(
+                        ws.recv(), timeout=max(0.1, min(0.5, until - time.monotonic()))
+                    )
+                except TimeoutError:
+                    continue
+                arrived = time.monotonic()
+                frame = json.loads(raw)
+                if frame.get("type") != "view":
+                    continue
+                newest = max(newest, frame["version"])
                 with run.lock:
-                    run.shown_at.setdefault((game, frame["version"]), arrived)
+                    run.frames.setdefault(game, []).append((frame["version"], arrived))
+                    if first:
+                        first = False
+                        run.watchers_ready += 1
+                        run.slowest_connect = max(run.slowest_connect, arrived - started)
+                        if run.watchers_ready + sum(run.watchers_failed.values()) >= total:
+                            ready.set()
+    except Exception as exc:  # counted and reported; the other watchers go on
+        with run.lock:
+            run.watchers_failed[type(exc).__name__] += 1
+            if run.watchers_ready + sum(run.watchers_failed.values()) >= total:
+                ready.set()
 
 
 def timed_run(
@@ -318,6 +454,12 @@ def timed_run(
     run = Run()
     until = time.monotonic() + seconds
     pace = len(games) / rate if rate else 0.0
+
+    ready = threading.Event()
+    # The bots start once every watcher has its first frame; a watcher stops once it has shown
+    # its game's last accepted action, or `FRAMES_WAIT` after the bots stopped (then whatever
+    # it has not shown counts as never shown).
+    watch_until = time.monotonic() + WATCHERS_CONNECT + seconds + FRAMES_WAIT
 
     def watchers() -> None:
         async def all_of_them() -> None:
@@ -328,7 +470,9 @@ def timed_run(
                         g["game"],
                         g["watcher_session"],
                         run,
-                        until + 12,  # the last actions' frames, however late, still count
+                        watch_until,
+                        ready,
+                        len(games),
                     )
                     for n, g in enumerate(games)
                 ),
@@ -338,9 +482,8 @@ def timed_run(
         asyncio.run(all_of_them())
 
     threads = [threading.Thread(target=watchers, daemon=True)]
-    time.sleep(0)
     threads[0].start()
-    time.sleep(1.5)  # the watchers are connected and have their first frame
+    ready.wait(timeout=WATCHERS_CONNECT)
     until = time.monotonic() + seconds
     started = time.monotonic()
     for n, game in enumerate(games):
@@ -360,7 +503,8 @@ def timed_run(
     for thread in threads[1:]:
         thread.join(timeout=seconds + 60)
     elapsed = time.monotonic() - started
-    threads[0].join(timeout=10)
+    run.bots_done.set()
+    threads[0].join(timeout=WATCHERS_CONNECT + FRAMES_WAIT + 5)
     return run, elapsed
 
 
@@ -449,7 +593,18 @@ def report_run(title: str, run: Run, elapsed: float) -> None:
     )
     print(
         f"action-to-screen p50 / p95: {ms(percentile(screen, 50))} / "
-        f"{ms(percentile(screen, 95))} ({len(screen)} frames matched)"
+        f"{ms(percentile(screen, 95))} ({len(screen)} of {run.accepted} actions shown)"
+    )
+    shown = run.frame_counts()
+    print(
+        f"actions on the watchers' screens: {shown['own frame']} in their own frame, "
+        f"{shown['in a newer frame']} in a newer one (a burst sent as one), "
+        f"{shown['never shown']} never"
+    )
+    failed = dict(run.watchers_failed) or "none failed"
+    print(
+        f"watchers connected:        {run.watchers_ready} ({failed}), "
+        f"slowest first frame {ms(run.slowest_connect)}"
     )
     print(
         f"trivial GET rate, p50:     {len(run.gets) / elapsed:.1f} /s, "
@@ -457,7 +612,7 @@ def report_run(title: str, run: Run, elapsed: float) -> None:
     )
     ratio = percentile(run.post_seconds, 50) / max(percentile(run.gets, 50), 1e-9)
     print(f"POST p50 / GET p50:        {ratio:.1f}x")
-    print(f"view GETs by the bots:     {run.view_gets} (a seat to move that had no fresh view)")
+    print(f"view GETs by the bots:     {run.view_gets} (start, hand-over, refusal)")
     print(f"games finished:            {run.finished_games}")
 
 

@@ -117,7 +117,7 @@ def test_an_empty_message_is_refused(make_game: GameMaker, blank: str) -> None:
 
 
 def test_messages_are_rate_limited_per_user(make_game: GameMaker, settings: Any) -> None:
-    settings.CHAT_RATE = "3/m"
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "chat": "3/m"}
     game, users = make_game(2)
     chatty, other = client_for(users[2]), client_for(users[1])
 
@@ -199,7 +199,7 @@ def test_an_unknown_game_answers_as_a_hidden_one(make_game: GameMaker) -> None:
 
 
 def test_the_chat_is_paged_by_message_id(make_game: GameMaker, settings: Any) -> None:
-    settings.CHAT_RATE = "100/m"
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "chat": "100/m"}
     game, users = make_game(2)
     client = client_for(users[2])
     for n in range(1, 8):

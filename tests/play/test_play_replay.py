@@ -14,8 +14,8 @@ from django.test import Client
 from apps.play.models import Game, GameEvent
 from apps.play.replay import game_replay_page
 from apps.play.table import game_abandon
+from apps.rules.data import ZARGON_SEAT
 from apps.rules.dice import COMBAT_FACES, Dice, seed_rng
-from apps.rules.events import ZARGON_SEAT
 
 from .conftest import GameMaker, client_for, make_user
 from .finished import ambush_hall_game, finished_game

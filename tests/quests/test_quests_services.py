@@ -4,12 +4,16 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from apps.accounts.models import User
 from apps.quests.models import QuestDefinition
 from apps.quests.services import (
     QuestFileError,
     QuestNotFound,
+    SyncResult,
     quest_load,
+    quest_revision_restore,
     quest_save_edit,
+    quest_start_view,
     quest_sync_shipped,
 )
 
@@ -32,8 +36,8 @@ def test_sync_twice_keeps_one_row_per_quest() -> None:
     assert QuestDefinition.objects.filter(slug="ashen_vault").count() == 1
 
 
-def vault(definitions: list[QuestDefinition]) -> QuestDefinition:
-    return next(d for d in definitions if d.slug == "ashen_vault")
+def vault(results: list[SyncResult]) -> QuestDefinition:
+    return next(r.definition for r in results if r.definition.slug == "ashen_vault")
 
 
 def test_sync_loads_every_quest_of_the_cinder_saga() -> None:
@@ -97,3 +101,78 @@ def test_validate_quest_command_names_the_broken_field(
         call_command("validate_quest", str(broken))
 
     assert "broken.yaml line" in capsys.readouterr().out
+
+
+# --- revisions and the shipped files ----------------------------------------------------------
+
+
+def harder(source: str) -> str:
+    return source.replace("name: The Ashen Vault", "name: The Ashen Vault (hard)")
+
+
+def test_the_shipped_file_is_revision_1_and_an_edit_revision_2_by_its_author() -> None:
+    admin = User.objects.create_user(username="zed", password="x")
+    definition = vault(quest_sync_shipped())
+
+    quest_save_edit(definition=definition, source=harder(definition.source), author=admin)
+
+    first, second = definition.revisions.order_by("number")
+    assert (first.number, first.note, first.author) == (1, "shipped", None)
+    assert (second.number, second.note, second.author) == (2, "edit", admin)
+    assert second.source == definition.source
+    assert definition.origin == "admin"
+
+
+def test_saving_the_same_source_again_adds_no_revision_and_keeps_it_shipped() -> None:
+    definition = vault(quest_sync_shipped())
+
+    quest_save_edit(definition=definition, source=definition.source, enabled=False)
+
+    definition.refresh_from_db()
+    assert (definition.origin, definition.enabled) == ("shipped", False)
+    assert definition.revisions.count() == 1
+
+
+def test_sync_reports_the_quest_an_admin_edited_as_skipped() -> None:
+    definition = vault(quest_sync_shipped())
+    quest_save_edit(definition=definition, source=harder(definition.source))
+
+    actions = {r.definition.slug: r.action for r in quest_sync_shipped()}
+
+    assert actions["ashen_vault"] == "skipped"
+    assert actions["smoke_warrens"] == "unchanged"
+
+
+def test_restoring_a_revision_makes_it_the_newest_one() -> None:
+    definition = vault(quest_sync_shipped())
+    shipped = definition.source
+    quest_save_edit(definition=definition, source=harder(shipped))
+
+    quest_revision_restore(revision=definition.revisions.get(number=1), author=None)
+
+    newest = definition.revisions.order_by("-number").first()
+    assert newest is not None
+    assert (newest.number, newest.note, newest.restored_from) == (3, "restore", 1)
+    assert QuestDefinition.objects.get(slug="ashen_vault").source == shipped
+
+
+def test_an_edit_may_not_change_the_quests_slug() -> None:
+    definition = vault(quest_sync_shipped())
+    renamed = definition.source.replace("slug: ashen_vault", "slug: ashen_vault_two")
+
+    with pytest.raises(QuestFileError, match="upload it as a new quest"):
+        quest_save_edit(definition=definition, source=renamed)
+
+
+def test_the_start_view_is_zargons_view_of_the_quests_first_board() -> None:
+    definition = vault(quest_sync_shipped())
+
+    view = quest_start_view(definition=definition)
+
+    quest = quest_load(slug="ashen_vault")
+    villain = next(m for m in quest.monsters if m.id == quest.villain)
+    assert (view["role"], view["round"], view["turn"]["phase"]) == ("zargon", 1, "heroes")
+    # Zargon sees the unrevealed villain where the file puts it, under its hidden id.
+    shown = {m["id"]: m["position"] for m in view["monsters"]}
+    assert shown[f"z-m-{villain.id}"] == list(villain.square)
+    assert len(view["map"]["squares"]) == len(quest.square_area)

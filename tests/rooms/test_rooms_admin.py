@@ -43,7 +43,8 @@ def test_quest_changelist_and_change_page(admin_client: Client, quest: QuestDefi
     response = admin_client.get(f"/admin/quests/questdefinition/{quest.pk}/change/")
 
     assert response.status_code == 200
-    assert b"monospace" in response.content
+    assert b'class="quest-source"' in response.content  # monospace, from quest_workshop.css
+    assert b"/static/css/quest_workshop.css" in response.content
 
 
 def test_quest_source_is_validated_on_save(db: None) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from apps.rules.data import HERO_ORDER, MONSTERS
 from apps.rules.quest import Quest, Square
 from apps.rules.questfile import (
     MONSTER_KINDS,
@@ -20,6 +21,7 @@ from apps.rules.questfile import (
     validate_quest_file,
     validate_quest_text,
 )
+from apps.rules.questfile.schema import HeroesSpec
 
 ASHEN_VAULT = QUESTS_DIR / "ashen_vault.yaml"
 
@@ -1010,3 +1012,8 @@ def test_a_locked_door_with_its_key_in_reach_and_a_saga(tmp_path: Path) -> None:
     assert [d.locked_by for d in quest.doors] == [None, "Ember Key", None]
     assert (quest.saga, quest.saga_name, quest.chapter) == ("test_saga", "The Test Saga", 2)
     assert quest.special_treasures["C"].artifact == "Ember Key"
+
+
+def test_a_quest_names_heroes_and_monsters_from_the_engines_tables() -> None:
+    assert tuple(HeroesSpec.model_fields) == HERO_ORDER
+    assert set(MONSTER_KINDS) == set(MONSTERS)

@@ -22,24 +22,16 @@ from pydantic import (
     TypeAdapter,
 )
 
+from apps.rules.data import HERO_ORDER, MONSTERS
 from apps.rules.questfile.locate import shown
 
 QUESTS_DIR = Path(__file__).resolve().parent.parent / "quests"
 MAX_WIDTH = 26
 MAX_HEIGHT = 19
 ROCK_CHARS = frozenset("#.")
-HERO_NAMES = ("barbarian", "dwarf", "elf", "wizard")
-MONSTER_KINDS = (
-    "goblin",
-    "orc",
-    "abomination",
-    "skeleton",
-    "zombie",
-    "mummy",
-    "dread_warrior",
-    "gargoyle",
-    "dread_warden",
-)
+# The names a quest may use are the engine's own (one table, apps/rules/data.py).
+HERO_NAMES = HERO_ORDER
+MONSTER_KINDS = tuple(MONSTERS)
 TRAP_KINDS = ("pit", "falling_block", "spear", "chest")
 SQUARE_TRAP_KINDS = ("pit", "falling_block", "spear")
 FURNITURE_KINDS = (

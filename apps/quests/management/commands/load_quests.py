@@ -6,7 +6,10 @@ from apps.quests.services import quest_sync_shipped
 
 
 class Command(BaseCommand):
-    help = "Load the shipped quest files (apps/rules/quests/*.yaml) into the database."
+    help = (
+        "Load the shipped quest files (apps/rules/quests/*.yaml) into the database. Quests an "
+        "admin has uploaded, edited or restored are skipped (and listed) unless --overwrite-edits."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -16,5 +19,21 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        for definition in quest_sync_shipped(overwrite_edits=options["overwrite_edits"]):
-            self.stdout.write(f"{definition.slug}: {definition.name} ({definition.origin})")
+        skipped = 0
+        for result in quest_sync_shipped(overwrite_edits=options["overwrite_edits"]):
+            definition = result.definition
+            if result.action == "skipped":
+                skipped += 1
+                self.stdout.write(
+                    self.style.WARNING(
+                        f"{definition.slug}: {definition.name} (skipped: edited by an admin; "
+                        "the shipped file was not loaded)"
+                    )
+                )
+            else:
+                self.stdout.write(f"{definition.slug}: {definition.name} ({definition.origin})")
+        if skipped:
+            self.stdout.write(
+                f"{skipped} quest(s) kept as edited in the admin; "
+                "--overwrite-edits replaces them with the shipped files."
+            )

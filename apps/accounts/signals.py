@@ -1,0 +1,45 @@
+"""A new password revokes the user's API tokens, whatever set it.
+
+The profile's password change, a password reset, the admin's password form,
+`manage.py changepassword`, a script calling `set_password`: all of them save the user row, so
+the check lives on that save rather than in each view. A token is a password for bots; whoever
+changes a password because it leaked must not leave working tokens behind.
+"""
+
+from typing import Any
+
+from django.db.models.signals import post_save, pre_save
+from django.dispatch import receiver
+
+from apps.accounts.models import User
+from apps.accounts.services import token_revoke_all
+
+
+def _rehashed_at_login(user: User, update_fields: Any) -> bool:
+    """Django's `check_password` stores the same password under a newer hasher this way."""
+    return (
+        update_fields is not None
+        and set(update_fields) == {"password"}
+        and getattr(user, "_password", None) is None
+        and user.has_usable_password()
+    )
+
+
+@receiver(pre_save, sender=User, dispatch_uid="accounts.password_change_seen")
+def _password_change_seen(sender: type[User], instance: User, **kwargs: Any) -> None:
+    update_fields = kwargs.get("update_fields")
+    instance._password_changed = False  # type: ignore[attr-defined]
+    if instance.pk is None or kwargs.get("raw"):
+        return
+    if update_fields is not None and "password" not in update_fields:
+        return
+    stored = User.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    if stored is not None and stored != instance.password:
+        instance._password_changed = not _rehashed_at_login(instance, update_fields)  # type: ignore[attr-defined]
+
+
+@receiver(post_save, sender=User, dispatch_uid="accounts.password_change_revokes_tokens")
+def _password_change_revokes_tokens(sender: type[User], instance: User, **kwargs: Any) -> None:
+    if getattr(instance, "_password_changed", False):
+        instance._password_changed = False  # type: ignore[attr-defined]
+        token_revoke_all(user=instance)

@@ -1,0 +1,1 @@
+"""What every app shares below the layers: the refusal errors (no models, no Django)."""

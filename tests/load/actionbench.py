@@ -1,0 +1,170 @@
+"""The action path alone, in one process, on PostgreSQL and Redis: where an action's time goes.
+
+    python -m tests.load.actionbench [--games 10] [--actions 600] [--profile] [--root DIR]
+
+`make loadtest` measures the whole stack under load; this measures what one accepted action
+costs the web process that serves it, without the noise of the other processes: bots play
+`--games` games round-robin through the public API (Django's test client: middleware, Bearer
+token, the action service, the JSON answer) and it prints the milliseconds and SQL statements
+per action (all of them, turn changes included), plus what a watching socket pays to rebuild
+Zargon's view of each new version. `--profile` adds cProfile's top functions. `--root` runs
+another checkout (an older commit) with the same bots, for a before/after comparison in one go:
+
+    python -m tests.load.actionbench --root /tmp/old && python -m tests.load.actionbench
+
+The database (`--database-url`, default LOADTEST_DATABASE_URL) is dropped and created; the Celery
+tasks the actions queue (turn notices) are purged from `--redis-url` afterwards. Not part of
+`make test`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from tests.load.loadtest import (
+    DEFAULT_DATABASE,
+    DEFAULT_REDIS,
+    HERE,
+    manage,
+    recreate_database,
+    stack_env,
+)
+
+SCRIPT = r"""
+import cProfile, json, pstats, statistics, sys, time, uuid
+import django
+django.setup()
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from apps.accounts.models import User
+from apps.accounts.services import token_issue
+from apps.play import services
+from apps.play.selectors import game_seat_view_encoded
+from apps.play.view_cache import view_cache
+from apps.rooms import services as rooms
+from tests.play.bot import Bot
+
+request = json.loads(sys.argv[1])
+games = []
+for n in range(request["games"]):
+    users = {}
+    for seat in range(1, request["seats"] + 1):
+        name = f"bench{n}_{seat}"
+        users[seat] = User.objects.create_user(username=name, email=f"{name}@example.com")
+    room = rooms.room_create(host=users[1], name=f"bench {n}", seat_count=request["seats"])
+    for seat, user in users.items():
+        rooms.room_seat_take(room_id=room.pk, user=user, number=seat)
+    game = services.game_launch(room_id=room.pk, user=users[1], seed=500 + n)
+    clients = {}
+    for seat, user in users.items():
+        clients[seat] = Client(HTTP_AUTHORIZATION=f"Bearer {token_issue(user=user)}")
+    bots = {seat: Bot(seed=n * 10 + seat, randomness=0.1) for seat in users}
+    view = clients[1].get(f"/api/games/{game.pk}/view").json()
+    games.append({"id": game.pk, "clients": clients, "bots": bots, "view": view, "seat": 1})
+
+
+def next_view(g):
+    seat = g["view"]["turn"]["seat"]
+    if seat and seat != g["seat"]:
+        g["seat"] = seat
+        g["view"] = g["clients"][seat].get(f"/api/games/{g['id']}/view").json()
+
+
+times, statements, rebuilds, refused = [], [], [], 0
+profiler = cProfile.Profile() if request["profile"] else None
+done = 0
+while done < request["actions"]:
+    for g in games:
+        next_view(g)
+        if g["view"].get("outcome"):
+            continue
+        action = g["bots"][g["seat"]].choose(g["view"])
+        body = {"action": action, "expected_version": g["view"]["version"],
+                "idempotency_key": uuid.uuid4().hex}
+        client = g["clients"][g["seat"]]
+        with CaptureQueriesContext(connection) as queries:
+            if profiler:
+                profiler.enable()
+            started = time.perf_counter()
+            answer = client.post(f"/api/games/{g['id']}/actions", body,
+                                 content_type="application/json")
+            took = time.perf_counter() - started
+            if profiler:
+                profiler.disable()
+        if answer.status_code != 200:
+            refused += 1
+            g["view"] = client.get(f"/api/games/{g['id']}/view").json()
+            continue
+        times.append(took)
+        statements.append(len([q for q in queries.captured_queries
+                               if q["sql"].split(None, 1)[0].upper() not in ("BEGIN", "COMMIT",
+                                                                            "SAVEPOINT",
+                                                                            "RELEASE")]))
+        g["view"] = answer.json()["view"]
+        # What a socket on Zargon's seat pays for this version (in another process: no cache).
+        view_cache.forget(g["id"], 1)
+        started = time.perf_counter()
+        game_seat_view_encoded(game_id=g["id"], seat=1, state_needed=True)
+        rebuilds.append(time.perf_counter() - started)
+        done += 1
+        if done >= request["actions"]:
+            break
+
+ms = lambda values, p: round(1000 * sorted(values)[int(p / 100 * (len(values) - 1))], 2)
+print(json.dumps({
+    "actions": len(times), "refused": refused,
+    "ms_per_action_mean": round(1000 * statistics.mean(times), 2),
+    "ms_per_action_p50": ms(times, 50), "ms_per_action_p95": ms(times, 95),
+    "statements_mean": round(statistics.mean(statements), 2),
+    "statements_max": max(statements),
+    "statements_seen": dict(sorted(__import__("collections").Counter(statements).items())),
+    "zargon_view_rebuild_ms_p50": ms(rebuilds, 50),
+}))
+if profiler:
+    stats = pstats.Stats(profiler, stream=sys.stderr)
+    stats.sort_stats("cumulative").print_stats(request["profile_lines"])
+    stats.sort_stats("tottime").print_stats(request["profile_lines"])
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--actions", type=int, default=600)
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
+    parser.add_argument("--profile-lines", type=int, default=35)
+    parser.add_argument(
+        "--database-url", default=os.environ.get("LOADTEST_DATABASE_URL", DEFAULT_DATABASE)
+    )
+    parser.add_argument("--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS))
+    parser.add_argument("--root", default=str(HERE), help="the checkout to measure")
+    args = parser.parse_args(argv)
+
+    import json
+    import subprocess
+
+    env = stack_env(args) | {"ALLOWED_HOSTS": "testserver", "PYTHONPATH": f"{args.root}:{HERE}"}
+    recreate_database(args.database_url)
+    manage(args, env, "migrate", "--noinput")
+    manage(args, env, "load_quests")
+    request = vars(args) | {"database_url": None, "redis_url": None}
+    print(f"action bench of {args.root}; load average before: {os.getloadavg()[0]:.2f}")
+    sys.stdout.flush()
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, json.dumps(request)], cwd=args.root, env=env, check=False
+    )
+    celery = str(Path(sys.executable).parent / "celery")
+    subprocess.run(
+        [celery, "-A", "config", "purge", "-f"], cwd=args.root, env=env, capture_output=True
+    )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    return done.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
