@@ -12,7 +12,7 @@ from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
 from apps.accounts.services import token_authenticate
-from apps.play.replay import REPLAY_PAGE_MAX, game_replay_page, replay_json
+from apps.play.replay import REPLAY_PAGE_MAX, game_replay_page_json
 from apps.play.selectors import (
     CHAT_PAGE_SIZE,
     chat_message_json,
@@ -283,8 +283,9 @@ def _anyone(request: HttpRequest) -> bool:
 )
 def replay(request: HttpRequest, game_id: int, start: int = 0, count: int = 50) -> Any:
     count = min(count, REPLAY_PAGE_MAX)
-    page = game_replay_page(game_id=game_id, user=request.user, start=start, count=count)
-    return _json(replay_json(page))
+    return _json(
+        game_replay_page_json(game_id=game_id, user=request.user, start=start, count=count)
+    )
 
 
 class PublicIn(Schema):

@@ -96,8 +96,20 @@ def _cached_steps(game_id: int, version: int, outcome: str, launched: str) -> li
     return _steps(Game.objects.get(pk=game_id))
 
 
+def _identity(game: Game) -> tuple[int, int, str, str]:
+    """What tells one finished game's replay from another's (ids come back after a rollback)."""
+    return (game.pk, game.version, game.outcome, game.created.isoformat())
+
+
 def replay_steps(*, game: Game) -> list[Step]:
-    return _cached_steps(game.pk, game.version, game.outcome, game.created.isoformat())
+    return _cached_steps(*_identity(game))
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_page(identity: tuple[int, int, str, str], start: int, count: int) -> str:
+    """A page's steps as JSON text: the views are most of a replay's cost, built once a page."""
+    steps = _cached_steps(*identity)
+    return json.dumps(page_json(steps[start : start + count], start), separators=(",", ":"))
 
 
 def replay_view(step: Step) -> dict[str, Any]:
@@ -152,20 +164,21 @@ def game_replay_page(
     Each step: `view` (the first of the page) or `view_changes` (the others: the view's keys,
     and the map's, that changed since the step before), `entries`, `draws`, `round`, `action`.
     """
+    return json.loads(game_replay_page_json(game_id=game_id, user=user, start=start, count=count))
+
+
+def game_replay_page_json(*, game_id: int, user: AnyUser, start: int = 0, count: int = 50) -> str:
+    """`game_replay_page` as JSON text, each page built once per process."""
     game = game_for_replay(game_id=game_id, user=user)
-    steps = replay_steps(game=game)
+    total = len(replay_steps(game=game))
     start = max(0, start)
     count = max(1, min(count, REPLAY_PAGE_MAX))
-    page = steps[start : start + count]
-    return {
+    head = {
         "game_id": game.pk,
-        "total": len(steps),
+        "total": total,
         "start": start,
         "outcome": game.outcome,
         "fairness": game_fairness(game=game).as_json(),
-        "steps": page_json(page, start),
     }
-
-
-def replay_json(page: dict[str, Any]) -> str:
-    return json.dumps(page, separators=(",", ":"))
+    steps = _cached_page(_identity(game), start, count)
+    return json.dumps(head, separators=(",", ":"))[:-1] + f',"steps":{steps}}}'

@@ -21,7 +21,7 @@ const dom = {
 const LOG_SHOWN = 300; // the newest entries up to the step (a long quest's whole tale is slow to redraw)
 const NO_UI = { pending: null, highlight: null, monster: null, spell: null, throw: null };
 
-const replay = { fairness: null, steps: [], views: [], current: 0, timer: null };
+const replay = { fairness: null, steps: [], views: [], current: 0, timer: null, logged: null };
 
 /** Every page of the replay; each step's whole view rebuilt from the page's changes. */
 async function load() {
@@ -64,8 +64,7 @@ function show(n) {
   renderDiceTray(dom.dice, { ...view, log: step.entries }, index);
   renderHeroes(dom.heroes, view);
   renderMonsters(dom.monsters, view);
-  fill(dom.log, groupEntries(entries).map((group) => storyItem(group, index, { rulesUrl: root.dataset.rulesUrl })));
-  dom.logScroll.scrollTop = dom.logScroll.scrollHeight;
+  renderLog(n, entries, index);
   dom.slider.value = String(n);
   dom.stepOut.textContent = `${n} / ${last}`;
   dom.round.value = String(step.round);
@@ -76,8 +75,21 @@ function show(n) {
   if (n === last) stop();
 }
 
+/** The tale up to step n: redrawn whole, except while playing on, when the step's lines are added. */
+function renderLog(n, entries, index) {
+  const item = (group) => storyItem(group, index, { rulesUrl: root.dataset.rulesUrl });
+  if (replay.timer && replay.logged === n - 1) {
+    dom.log.append(...groupEntries(replay.steps[n].entries).map(item));
+    while (dom.log.children.length > LOG_SHOWN) dom.log.firstElementChild.remove();
+  } else {
+    fill(dom.log, groupEntries(entries).map(item));
+  }
+  replay.logged = n;
+  dom.logScroll.scrollTop = dom.logScroll.scrollHeight;
+}
+
 function stop() {
-  clearInterval(replay.timer);
+  clearTimeout(replay.timer);
   replay.timer = null;
   dom.play.textContent = "Play";
   dom.play.setAttribute("aria-pressed", "false");
@@ -88,7 +100,13 @@ function play() {
   if (replay.current === replay.steps.length - 1) show(0);
   dom.play.textContent = "Pause";
   dom.play.setAttribute("aria-pressed", "true");
-  replay.timer = setInterval(() => show(replay.current + 1), Number(dom.speed.value));
+  const next = () => {
+    replay.timer = setTimeout(() => {
+      show(replay.current + 1);
+      if (replay.timer) next();
+    }, Number(dom.speed.value));
+  };
+  next();
 }
 
 function fillRounds() {
