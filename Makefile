@@ -15,13 +15,21 @@ export SITE_URL
 DJANGO_DEV := 1
 export DJANGO_DEV
 
-.PHONY: print-site-url run test loadtest lint typecheck imports pytest bench migrate superuser browser clean
+.PHONY: print-site-url run test loadtest lint jstest typecheck imports pytest bench migrate superuser browser clean
+
+NODE_STAMP := node_modules/.installed-stamp
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
+
+# The front end's tools (Biome, TypeScript for `tsc --noEmit`), pinned by package-lock.json.
+# Node and npm come from the system (Debian's nodejs and npm: .ci/run installs them).
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
 
 migrate: $(STAMP)
 	@mkdir -p var
@@ -43,11 +51,19 @@ run: migrate
 	@trap 'kill $$(cat var/celery.pid) 2>/dev/null; rm -f var/celery.pid' EXIT INT TERM; \
 		$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload
 
-test: lint typecheck imports pytest
+test: lint typecheck imports jstest pytest
 
-lint: $(STAMP)
+# The same tools as .pre-commit-config.yaml, over the whole tree.
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	node_modules/.bin/biome ci
+	node_modules/.bin/tsc --noEmit -p jsconfig.json
+	$(BIN)/djlint --lint templates
+
+# The board's pure JS model, with Node's own test runner.
+jstest:
+	node --test tests/js/
 
 typecheck: $(STAMP)
 	$(BIN)/mypy apps config tests
@@ -55,10 +71,13 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
-pytest: $(STAMP) browser
+# Never installs system packages: without Chromium the browser tests are skipped (outside CI;
+# `make browser` or .ci/run installs it).
+pytest: $(STAMP)
 	$(BIN)/pytest
 
 # Browser tests drive Debian's Chromium; Playwright never downloads a browser of its own.
+# Asked for explicitly (`make browser`), this installs it with apt when run as root.
 browser:
 	@test -x /usr/bin/chromium || (command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
@@ -78,4 +97,4 @@ superuser: migrate
 	$(BIN)/python manage.py createsuperuser
 
 clean:
-	rm -rf $(VENV) var/db.sqlite3* var/channels.sqlite3* var/celery var/staticfiles
+	rm -rf $(VENV) node_modules var/db.sqlite3* var/channels.sqlite3* var/celery var/staticfiles

@@ -15,6 +15,7 @@ from ninja.errors import ValidationError
 from ninja.security import HttpBearer, SessionAuth
 
 from apps.accounts.api import router as accounts_router
+from apps.accounts.services import token_authenticate
 from apps.core.errors import Refusal
 from apps.play.api import launch_router
 from apps.play.api import router as play_router
@@ -26,8 +27,6 @@ logger = logging.getLogger(__name__)
 
 class BearerToken(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> object | None:
-        from apps.accounts.services import token_authenticate
-
         user = token_authenticate(raw=token)
         if user is not None:
             request.user = user

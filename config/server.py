@@ -24,14 +24,13 @@ from typing import Any
 from daphne.cli import CommandLineInterface
 from daphne.http_protocol import HTTPFactory, WebRequest
 from daphne.server import Server
+from django.conf import settings
 
 DEFAULT_REQUEST_MAX_BYTES = 256 * 1024
 
 
 def request_max_bytes() -> int:
     """The limit from Django's settings (REQUEST_MAX_BYTES), read once the app is loaded."""
-    from django.conf import settings
-
     return int(getattr(settings, "REQUEST_MAX_BYTES", DEFAULT_REQUEST_MAX_BYTES))
 
 

@@ -13,7 +13,10 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
+
+from apps.play.view_cache import view_cache
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -21,10 +24,6 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 @pytest.fixture(autouse=True)
 def fresh_caches() -> Iterator[None]:
     """Each test starts with empty caches: rolled-back rows may come back under the same ids."""
-    from django.core.cache import cache
-
-    from apps.play.view_cache import view_cache
-
     view_cache.clear()
     yield
     view_cache.clear()

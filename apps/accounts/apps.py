@@ -6,4 +6,6 @@ class AccountsConfig(AppConfig):
     label = "accounts"
 
     def ready(self) -> None:
-        from apps.accounts import signals  # noqa: F401  (a new password revokes API tokens)
+        # Django's way: connect the receivers once the app registry is ready (a new password
+        # revokes API tokens).
+        from apps.accounts import signals  # noqa: F401, PLC0415

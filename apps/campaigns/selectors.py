@@ -80,10 +80,16 @@ def campaign_quest_in_play(campaign: Campaign) -> Room | None:
 
 
 def campaign_hero_options(*, room: Room) -> dict[str, Any] | None:
-    """`new_game` options for a campaign room (the living sheets), or None outside campaigns."""
+    """`new_game` options for a campaign room (the living sheets), or None outside campaigns.
+
+    Called inside the launch's transaction: the sheet rows are locked, so a purchase, sale or
+    gift racing the launch either lands before the sheets are read or sees the quest in play
+    and is refused (it locks the same rows, then checks) - never lost under the game's state.
+    """
     link = CampaignRoom.objects.filter(room=room).select_related("campaign").first()
     if link is None:
         return None
+    list(link.campaign.sheets.select_for_update().filter(fallen=False).order_by("pk"))
     heroes = {
         sheet.hero: {
             "name": sheet.name,

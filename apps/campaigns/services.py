@@ -35,12 +35,9 @@ from apps.campaigns.selectors import (
     sentence,
     sheet_may_manage,
 )
-from apps.quests.models import QuestDefinition
 from apps.rooms.models import Room
 from apps.rooms.services import RoomError, room_create
-from apps.rules import load_quest
 from apps.rules.data import ARMOUR, HERO_ORDER, HEROES, WEAPONS, equipment_problem, seat_of_hero
-from apps.rules.questfile import parse_quest_text
 
 NAME_MAX_LENGTH = 80
 
@@ -163,21 +160,14 @@ def campaign_room_abandon(*, room: Room, user: User) -> None:
         link.delete()
 
 
-def _reward_gold(room: Room) -> int:
-    definition: QuestDefinition = room.quest
-    quest = (
-        parse_quest_text(definition.source, name=f"{definition.slug}.yaml")
-        if definition.source
-        else load_quest(definition.slug)
-    )
-    return int(quest.reward_gold)
-
-
-def campaign_record_outcome(*, room: Room, outcome: str, heroes: dict[str, dict[str, Any]]) -> None:
+def campaign_record_outcome(
+    *, room: Room, outcome: str, heroes: dict[str, dict[str, Any]], reward_gold: int
+) -> None:
     """Write a finished quest back to the sheets (see the module docstring); once per room.
 
     `heroes` maps a hero class to its final engine state (status, gold, potions, weapon, armour,
-    items, tool_kit, artifacts). Rooms outside any campaign are ignored.
+    items, tool_kit, artifacts). `reward_gold` is the reward of the quest as the game launched it
+    (an admin may have edited the quest since). Rooms outside any campaign are ignored.
     """
     with transaction.atomic():
         link = (
@@ -200,7 +190,7 @@ def campaign_record_outcome(*, room: Room, outcome: str, heroes: dict[str, dict[
         survivors = [
             h for h, final in heroes.items() if h in sheets and final.get("status") != "fallen"
         ]
-        reward = _reward_gold(link.room) if won else 0
+        reward = reward_gold if won else 0
         share = reward // len(survivors) if survivors else 0
         for hero, final in heroes.items():
             sheet = sheets.get(hero)

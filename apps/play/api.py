@@ -252,10 +252,11 @@ class FairnessOut(Schema):
     "/{game_id}/fairness",
     url_name="game_fairness",
     response={200: FairnessOut, 404: ErrorOut},
-    summary="The seed's commitment; the seed and its salt once the quest is over (members)",
+    summary="The seed's commitment; the seed and its salt once the quest is over (members and "
+    "spectators)",
 )
 def fairness(request: HttpRequest, game_id: int) -> Any:
-    game, _ = game_membership(game_id=game_id, user=request.user)
+    game, _ = game_membership(game_id=game_id, user=request.user, watch=True)  # spectators too
     return Status(200, game_fairness(game=game).as_json())
 
 

@@ -11,6 +11,10 @@ Frames sent: `{"type": "view", "version", "view"}`, `{"type": "chat", "message"}
 `{"type": "pong"}`, `{"type": "error", "error"}`. Frames accepted: `{"type": "ping"}`,
 `{"type": "refresh"}`.
 
+A spectator (a logged-in user without a seat, in a room that allows them) is served the same way
+as seat `SPECTATOR_SEAT`: the heroes' common view, and the table talk. When the host stops
+spectators, every socket checks its seat again (`game.seats`) and a spectator's closes.
+
 An open socket is the member's presence on the game (stored, so every process sees it): the
 page's heartbeat pings keep it fresh, and while it lasts no email is sent about this game.
 """
@@ -37,6 +41,7 @@ from apps.play.selectors import (
 from apps.play.services import game_group
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.services import LOBBY_GROUP
+from apps.rules import SPECTATOR_SEAT
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 
@@ -98,11 +103,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         group = game_group(game_id=self.game_id)
         await self.channel_layer.group_add(group, self.channel_name)
         self.group = group
-        await database_sync_to_async(presence_enter)(
-            user_id=self.scope["user"].pk,
-            topic=game_topic(game_id=self.game_id),
-            channel_name=self.channel_name,
-        )
+        if self.seat != SPECTATOR_SEAT:  # a spectator is told nothing, so has no presence
+            await database_sync_to_async(presence_enter)(
+                user_id=self.scope["user"].pk,
+                topic=game_topic(game_id=self.game_id),
+                channel_name=self.channel_name,
+            )
         await self._send_view(force=True)
 
     async def _check_seat(self) -> bool:
@@ -112,7 +118,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             if user is None or not user.is_authenticated:
                 raise GameNotFound("There is no such game.")
             _, self.seat = await database_sync_to_async(game_membership)(
-                game_id=self.game_id, user=user
+                game_id=self.game_id, user=user, watch=True
             )
         except GameNotFound:
             self.seat = None

@@ -44,6 +44,12 @@ class NotYourTurn(PlayError):
     status = 403
 
 
+class SpectatorsOnlyWatch(PlayError):
+    """A spectator tried to act or to speak: they watch, read-only."""
+
+    status = 403
+
+
 class ActionRejected(PlayError):
     """The engine refused the action; `message` is the engine's reason."""
 

@@ -13,10 +13,12 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import models
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce
 
 from apps import rules
 from apps.accounts.models import User
+from apps.campaigns.models import CampaignRoom
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.fairness import Fairness
@@ -108,16 +110,33 @@ def member_seat(user: AnyUser) -> Subquery | Value:
     return Subquery(seats[:1], output_field=models.IntegerField())
 
 
+def watcher_seat(user: AnyUser) -> Coalesce | Value:
+    """The seat `user` holds in the outer Game's room, else SPECTATOR_SEAT if the room lets
+    logged-in people watch, as an annotation (NULL: may not see the game at all)."""
+    if not user.is_authenticated:
+        return Value(None, output_field=models.IntegerField())
+    watching = Case(
+        When(room__allow_spectators=True, then=Value(rules.SPECTATOR_SEAT)),
+        default=Value(None),
+        output_field=models.IntegerField(),
+    )
+    return Coalesce(member_seat(user), watching, output_field=models.IntegerField())
+
+
 def game_seat_for_user(*, game: Game, user: AnyUser) -> int | None:
     """The seat `user` plays in `game`, or None (not a member)."""
     return room_member_seat(room=game.room, user=user)
 
 
-def game_membership(*, game_id: int, user: AnyUser) -> tuple[Game, int]:
-    """The game and the seat `user` plays in it (GameNotFound for non-members); one query."""
+def game_membership(*, game_id: int, user: AnyUser, watch: bool = False) -> tuple[Game, int]:
+    """The game and the seat `user` plays in it (GameNotFound for non-members); one query.
+
+    `watch`: reading only, so a spectator of a room that allows them gets SPECTATOR_SEAT (the
+    heroes' common view); writers leave it off and so never see a spectator as a seat.
+    """
     game = (
         Game.objects.select_related("room")
-        .annotate(member_seat=member_seat(user))
+        .annotate(member_seat=watcher_seat(user) if watch else member_seat(user))
         .filter(pk=game_id)
         .first()
     )
@@ -172,8 +191,8 @@ def game_seat_view(*, game: Game, seat: int) -> dict[str, Any]:
 
 
 def game_view(*, game_id: int, user: AnyUser) -> dict[str, Any]:
-    """The view of the seat `user` plays (GameNotFound for anyone else)."""
-    game, seat = game_membership(game_id=game_id, user=user)
+    """The view of the seat `user` plays, or a spectator's (GameNotFound for anyone else)."""
+    game, seat = game_membership(game_id=game_id, user=user, watch=True)
     return game_seat_view(game=game, seat=seat)
 
 
@@ -183,7 +202,7 @@ def game_view_encoded(*, game_id: int, user: AnyUser) -> SeatView:
     One query (membership, version, settings); the state is read only if the cache has nothing
     as new as the row.
     """
-    games = Game.objects.defer("state").annotate(member_seat=member_seat(user))
+    games = Game.objects.defer("state").annotate(member_seat=watcher_seat(user))
     game = with_hero_settings(games).filter(pk=game_id).first()
     if game is None or game.member_seat is None:
         raise GameNotFound("There is no such game.")
@@ -218,9 +237,9 @@ def game_events(
     them; at most `limit` entries (ask again after the last `seq`, or before the first, for
     more). Pages are found through the (game, event_seq) index, so a page costs the same at the
     start and at the end of a long log. Accepted actions are not served: what a seat may know of
-    them is in the engine's events.
+    them is in the engine's events. A spectator gets the entries addressed to everyone.
     """
-    game, seat = game_membership(game_id=game_id, user=user)
+    game, seat = game_membership(game_id=game_id, user=user, watch=True)
     limit = max(1, min(limit, EVENTS_PAGE_MAX))
     # (A negative bound would match every row, actions included: the column is unsigned.)
     rows = GameEvent.objects.filter(game_id=game.pk, event_seq__gt=max(after, 0))
@@ -299,8 +318,9 @@ def game_chat(
 
     Without `after`: the latest `limit` messages before id `before` (or the latest of all);
     with `after`: the first `limit` messages after that id (catching up after a reconnect).
+    Spectators read it too (table talk is said in front of them); they cannot post.
     """
-    game, _ = game_membership(game_id=game_id, user=user)
+    game, _ = game_membership(game_id=game_id, user=user, watch=True)
     limit = max(1, min(limit, CHAT_PAGE_MAX))
     rows = game.chat.select_related("author")
     if after is not None:
@@ -317,8 +337,8 @@ def game_chat(
 
 
 def game_chat_message(*, game_id: int, user: AnyUser, message_id: int) -> dict[str, Any] | None:
-    """One message of the game's chat for a member (GameNotFound for anyone else)."""
-    game, _ = game_membership(game_id=game_id, user=user)
+    """One message of the game's chat for a member or spectator (GameNotFound for others)."""
+    game, _ = game_membership(game_id=game_id, user=user, watch=True)
     message = game.chat.select_related("author").filter(pk=message_id).first()
     return None if message is None else chat_message_json(message)
 
@@ -354,6 +374,7 @@ class LobbyGame:
 class Lobby:
     open_rooms: list[LobbyRoom]
     my_games: list[LobbyGame]
+    watchable: list[Game] = field(default_factory=list)  # others' quests open to spectators
 
 
 def _seat_users(room: Room) -> dict[int, Seat]:
@@ -413,12 +434,24 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
             item.clock = game_clock(game, state, users)
         my_games.append(item)
     my_games.sort(key=lambda item: item.waiting_order)
-    return Lobby(open_rooms=open_rooms, my_games=my_games)
+    return Lobby(open_rooms=open_rooms, my_games=my_games, watchable=watchable_games(user=user))
+
+
+def watchable_games(*, user: User, limit: int = 20) -> list[Game]:
+    """Quests in play whose rooms let spectators watch, where `user` has no seat, newest first."""
+    games = (
+        Game.objects.filter(outcome="", room__allow_spectators=True)
+        .exclude(room__seats__user=user)
+        .select_related("room", "room__quest", "room__host")
+        .defer("state", "quest_source")
+        .order_by("-updated")
+    )
+    return list(games[:limit])
 
 
 def game_clock_for(*, game_id: int, user: AnyUser) -> TurnClock | None:
-    """The clock of the turn in play, for a member (GameNotFound for anyone else)."""
-    game, _ = game_membership(game_id=game_id, user=user)
+    """The clock of the turn in play, for a member or spectator (GameNotFound for others)."""
+    game, _ = game_membership(game_id=game_id, user=user, watch=True)
     return game_clock(game, game_state(game=game), seat_users(game))
 
 
@@ -430,7 +463,5 @@ def game_seat_names(*, game: Game) -> dict[int, str]:
 
 def game_campaign_id(*, game: Game) -> int | None:
     """The campaign a game's room belongs to, if any."""
-    from apps.campaigns.models import CampaignRoom
-
     link = CampaignRoom.objects.filter(room_id=game.room_id).values_list("campaign_id", flat=True)
     return link.first()

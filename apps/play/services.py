@@ -40,6 +40,7 @@ from apps.play.errors import (
     NotHost,
     NotTheNarrator,
     NotYourTurn,
+    SpectatorsOnlyWatch,
     StaleVersion,
 )
 from apps.play.fairness import new_salt, seed_commitment
@@ -78,6 +79,11 @@ KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
 # Actions a seat may send whoever's turn it is (engine-api.md: not listed in legal_actions).
 # They change a private per-hero setting (`HeroSetting`), never the shared game or its log.
 ANY_TIME_ACTIONS = frozenset({"set_auto_drink"})
+
+
+def system_key(*, kind: str, game_id: int, version: int) -> str:
+    """The idempotency key of the system's action `kind` ("timeout", "ai") at `version`."""
+    return f"{kind}-{game_id}-{version}"
 
 
 # --- launching ---------------------------------------------------------------------------------
@@ -340,7 +346,12 @@ def _apply_action(
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
             room_changed(room_id=game.room_id)
             finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
-            campaign_record_outcome(room=game.room, outcome=game.outcome, heroes=finals)
+            campaign_record_outcome(
+                room=game.room,
+                outcome=game.outcome,
+                heroes=finals,
+                reward_gold=new_state.quest.reward_gold,  # as launched (Game.quest_source)
+            )
         if seats_changed:  # tell the players now to move (or everyone the outcome)
             turn_notices_send(game=game, state=new_state)
             if _ai_to_move(game, new_state):  # solo play: the AI takes Zargon's phase at once
@@ -400,11 +411,25 @@ def game_action_submit(
 ) -> ActionAnswer:
     """`quest_apply_action` for the seat `user` plays (GameNotFound for non-members), with the
     seat's new view (for a replayed key: its current view), so a client needs no GET after."""
-    response, view = _apply_action(
-        game_id=game_id, user=user, action=action, expected_version=expected_version, key=key
-    )
+    try:
+        response, view = _apply_action(
+            game_id=game_id, user=user, action=action, expected_version=expected_version, key=key
+        )
+    except GameNotFound:
+        _refuse_spectator(game_id=game_id, user=user, doing="play")
+        raise
     assert view is not None  # a user acted
     return ActionAnswer(response=response, view=view)
+
+
+def _refuse_spectator(*, game_id: int, user: AnyUser, doing: str) -> None:
+    """Say so clearly when a spectator (not a seat) tries to `doing`; otherwise return."""
+    try:
+        _, seat = game_membership(game_id=game_id, user=user, watch=True)
+    except GameNotFound:
+        return
+    if seat == rules.SPECTATOR_SEAT:
+        raise SpectatorsOnlyWatch(f"Spectators watch the quest; they do not {doing}.")
 
 
 def game_seats_changed(*, game_id: int) -> None:
@@ -476,7 +501,9 @@ def chat_message_post(
     Rate-limited per user (settings.RATE_LIMITS["chat"]). Only the players who asked for table
     talk by email (`email_chat`, off by default) are notified; nobody else is.
     """
-    game, seat = game_membership(game_id=game_id, user=user)
+    game, seat = game_membership(game_id=game_id, user=user, watch=True)
+    if seat == rules.SPECTATOR_SEAT:
+        raise SpectatorsOnlyWatch("Spectators read the table talk; only the players speak.")
     text = _chat_text(text)
     if as_narrator and seat != ZARGON_SEAT:
         raise NotTheNarrator("Only Zargon speaks as the narrator.")

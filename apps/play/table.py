@@ -28,7 +28,7 @@ from apps.play.notices import game_topic, game_url, turn_notices_send
 from apps.play.selectors import AnyUser, game_state
 from apps.play.services import game_seats_changed
 from apps.rooms.models import Room, Seat
-from apps.rooms.services import room_changed
+from apps.rooms.services import RoomError, RoomNotFound, room_changed, room_spectators_set
 
 
 def _locked_game(game_id: int) -> Game:
@@ -168,6 +168,25 @@ def game_abandon(*, game_id: int, by: AnyUser) -> Game:
         game_note(game=game, note={"type": "abandoned", **_by(by, staff=True)})
         state = game_state(game=game)
         finals = {h: dataclasses.asdict(hs) for h, hs in state.heroes.items()}
-        campaign_record_outcome(room=game.room, outcome=ABANDONED, heroes=finals)
+        campaign_record_outcome(
+            room=game.room, outcome=ABANDONED, heroes=finals, reward_gold=state.quest.reward_gold
+        )
         turn_notices_send(game=game, state=state)
+    return game
+
+
+def game_spectators_set(*, game_id: int, user: AnyUser, allow: bool) -> Game:
+    """The host lets spectators watch the game, or stops them: a spectator's next request is
+    refused and its open sockets close (every socket checks its seat again)."""
+    game = Game.objects.filter(pk=game_id).only("pk", "room_id").first()
+    if game is None:
+        raise GameNotFound("There is no such game.")
+    try:
+        with transaction.atomic():
+            room_spectators_set(room_id=game.room_id, user=user, allow=allow)
+            game_seats_changed(game_id=game.pk)
+    except RoomNotFound:
+        raise GameNotFound("There is no such game.") from None
+    except RoomError as exc:
+        raise NotHost(exc.message) from None
     return game

@@ -18,7 +18,8 @@ logger = logging.getLogger(__name__)
 @shared_task(name="play.sweep_turns")
 def sweep_turns() -> dict[str, list[int]]:
     """Reminders and timeouts of every game in play (Celery beat runs it every minute)."""
-    from apps.play.turns import turns_sweep  # turns imports services, which import tasks' app
+    # Services import this module to enqueue; the work is imported when the task runs.
+    from apps.play.turns import turns_sweep  # noqa: PLC0415
 
     return turns_sweep().as_dict()
 
@@ -26,7 +27,8 @@ def sweep_turns() -> dict[str, list[int]]:
 @shared_task(name="play.zargon_ai_play")
 def zargon_ai_play(game_id: int) -> int:
     """Play Zargon's phase of a solo game with the monster AI (nothing if it is not his turn)."""
-    from apps.play.zargon_ai import zargon_ai_play as play  # it imports services, which enqueue
+    # zargon_ai imports services, which import this module to enqueue: imported at run time.
+    from apps.play.zargon_ai import zargon_ai_play as play  # noqa: PLC0415
 
     return play(game_id=game_id)
 

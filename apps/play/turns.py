@@ -35,7 +35,8 @@ from apps.play.errors import ActionRejected, PlayError
 from apps.play.models import Game
 from apps.play.notices import timeout_notice_send, turn_notices_send
 from apps.play.selectors import game_state
-from apps.play.services import quest_apply_action
+from apps.play.services import quest_apply_action, system_key
+from apps.play.zargon_ai import zargon_ai_sweep
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
 from apps.rules.data import ZARGON_SEAT, seat_of_hero
@@ -44,11 +45,6 @@ logger = logging.getLogger(__name__)
 
 # A Zargon phase is a few dozen actions; this only stops a runaway loop.
 MAX_SYSTEM_ACTIONS = 1000
-
-
-def system_key(*, kind: str, game_id: int, version: int) -> str:
-    """The idempotency key of the system's action `kind` ("timeout", "ai") at `version`."""
-    return f"{kind}-{game_id}-{version}"
 
 
 def _game(game_id: int, *, lock: bool = False) -> Game | None:
@@ -129,8 +125,6 @@ def turns_sweep(*, now: datetime | None = None) -> SweepReport:
         except Exception:  # one broken game must not stop the others' timeouts
             logger.exception("timing out game %s failed", game_id)
             report.failed.append(game_id)
-    # zargon_ai uses this module's system keys: import it here, not at the top (a cycle).
-    from apps.play.zargon_ai import zargon_ai_sweep
 
     try:
         report.ai_played = zargon_ai_sweep(now=now)

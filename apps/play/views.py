@@ -31,7 +31,8 @@ from apps.play.selectors import (
     lobby_for,
 )
 from apps.play.services import CHAT_MAX_LENGTH, game_launch, game_replay_publish
-from apps.play.table import game_pause, game_resume
+from apps.play.table import game_pause, game_resume, game_spectators_set
+from apps.rules import SPECTATOR_SEAT
 from apps.rules.options import describe
 
 RULES_FILE = Path(settings.BASE_DIR) / "docs/rules.md"
@@ -68,15 +69,18 @@ def launch(request: HttpRequest, room_id: int) -> HttpResponse:
 @login_required
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        game, seat = game_membership(game_id=game_id, user=request.user)
+        game, seat = game_membership(game_id=game_id, user=request.user, watch=True)
     except GameNotFound:
         raise Http404("There is no such game.") from None
     assert isinstance(request.user, User)
-    notification_mark_read(user=request.user, topic=game_topic(game_id=game.pk))
+    spectator = seat == SPECTATOR_SEAT  # watching: the heroes' common view, nothing to play
+    if not spectator:
+        notification_mark_read(user=request.user, topic=game_topic(game_id=game.pk))
     view = game_seat_view(game=game, seat=seat)
     context = {
         "game": game,
         "seat": seat,
+        "spectator": spectator,
         "clock": game_clock_for(game_id=game.pk, user=request.user),
         "is_host": game.room.host_id == request.user.pk,
         "view_json": view,
@@ -93,9 +97,33 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "ws_url": f"/ws/games/{game_id}/",
         "rules_in_force": describe(game.options),  # the room options the game is played by
         "fairness": game_fairness(game=game),
-        "replay_url": reverse("play:replay", args=[game.pk]) if game.outcome else "",
+        # The players watch the replay after the end; spectators only once the host shares it.
+        "replay_url": reverse("play:replay", args=[game.pk])
+        if game.outcome and (not spectator or game.replay_public)
+        else "",
     }
     return render(request, "play/game.html", context)
+
+
+@login_required
+@require_POST
+def spectators(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The host lets spectators watch, or stops them (their pages and sockets lose the game)."""
+    allow = request.POST.get("allow") == "on"
+    try:
+        game_spectators_set(game_id=game_id, user=request.user, allow=allow)
+    except GameNotFound:
+        raise Http404("There is no such game.") from None
+    except PlayError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            "Spectators may watch this game from the lobby."
+            if allow
+            else "Spectators can no longer watch this game.",
+        )
+    return redirect("play:game", game_id=game_id)
 
 
 def _clock_change(request: HttpRequest, game_id: int, *, pause: bool) -> HttpResponse:

@@ -26,8 +26,7 @@ from apps import rules
 from apps.play.errors import ActionRejected, PlayError, StaleVersion
 from apps.play.models import Game
 from apps.play.selectors import game_state
-from apps.play.services import quest_apply_action
-from apps.play.turns import system_key
+from apps.play.services import quest_apply_action, system_key
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
 from apps.rules.data import ZARGON_SEAT

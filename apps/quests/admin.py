@@ -11,7 +11,6 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -21,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
 from apps.quests.models import QuestDefinition, QuestRevision
+from apps.quests.selectors import quest_revision_changes
 from apps.quests.services import (
     quest_create,
     quest_revision_restore,
@@ -140,9 +140,13 @@ class QuestDefinitionAdmin(admin.ModelAdmin[QuestDefinition]):
         self, request: HttpRequest, obj: QuestDefinition, form: forms.ModelForm[Any], change: bool
     ) -> None:
         author = _author(request)
+        note = QuestRevision.Note.UPLOAD if form.cleaned_data.get("upload") else None
         if not change:
             created = quest_create(
-                source=form.cleaned_data["source"], author=author, enabled=obj.enabled
+                source=form.cleaned_data["source"],
+                author=author,
+                enabled=obj.enabled,
+                note=note or QuestRevision.Note.UPLOAD,
             )
             obj.pk = created.pk
             obj.refresh_from_db()
@@ -152,6 +156,7 @@ class QuestDefinitionAdmin(admin.ModelAdmin[QuestDefinition]):
                 source=form.cleaned_data["source"],
                 author=author,
                 enabled=obj.enabled,
+                note=note or QuestRevision.Note.EDIT,
             )
         else:  # the changelist's "enabled" checkbox
             quest_set_enabled(definition=obj, enabled=obj.enabled)
@@ -215,10 +220,9 @@ class QuestDefinitionAdmin(admin.ModelAdmin[QuestDefinition]):
 
     def revisions_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         definition = self._definition(request, object_id, change=False)
-        revisions: QuerySet[QuestRevision] = definition.revisions.select_related("author")
         context = {
             **self._context(request, definition, f"Revisions of {definition.name}"),
-            "revisions": revisions,
+            "rows": quest_revision_changes(definition=definition),
         }
         return TemplateResponse(request, "admin/quests/questdefinition/revisions.html", context)
 

@@ -101,7 +101,13 @@ def quest_sync_shipped(*, overwrite_edits: bool = False) -> list[SyncResult]:
     return results
 
 
-def quest_create(*, source: str, author: User | None, enabled: bool = False) -> QuestDefinition:
+def quest_create(
+    *,
+    source: str,
+    author: User | None,
+    enabled: bool = False,
+    note: str = QuestRevision.Note.UPLOAD,
+) -> QuestDefinition:
     """A new quest from an uploaded file (raises QuestFileError, or QuestSlugTaken if a quest
     with the file's slug exists: edit that one instead). Off until an admin enables it."""
     quest = _parsed(source, "quest")
@@ -111,7 +117,7 @@ def quest_create(*, source: str, author: User | None, enabled: bool = False) -> 
         definition = QuestDefinition.objects.create(
             slug=quest.slug, name=quest.name, source=source, enabled=enabled, origin="admin"
         )
-        _next_revision(definition, author=author, note=QuestRevision.Note.UPLOAD)
+        _next_revision(definition, author=author, note=note)
     return definition
 
 

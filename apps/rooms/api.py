@@ -47,6 +47,11 @@ class RoomIn(Schema):
         "monster AI plays every Zargon phase as soon as the heroes are done; people take seats "
         "2 to N, seat 1 is never offered).",
     )
+    allow_spectators: bool = Field(
+        False,
+        description="Logged-in people without a seat may watch the quest once it runs (the "
+        "heroes' common view, the table talk read-only). The host may change it later.",
+    )
 
 
 class SeatOut(Schema):
@@ -75,6 +80,7 @@ class RoomOut(Schema):
     options: dict[str, Any]  # every room option, the defaults filled in
     rules: list[str]  # the options in force, in words
     zargon: Literal["human", "ai"]
+    allow_spectators: bool
 
 
 class ErrorOut(Schema):
@@ -115,6 +121,7 @@ def _room_out(room: Room) -> RoomOut:
         options=in_force(room.options),
         rules=services.room_rules_in_force(room=room),
         zargon=cast(Literal["human", "ai"], room.zargon),
+        allow_spectators=room.allow_spectators,
     )
 
 
@@ -144,6 +151,7 @@ def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
         reminder_after=_duration(payload.reminder_hours),
         options=payload.options,
         zargon=payload.zargon,
+        allow_spectators=payload.allow_spectators,
     )
     return Status(201, _room_out(room))
 

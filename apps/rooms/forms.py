@@ -73,6 +73,12 @@ class RoomCreateForm(forms.Form):
         required=False,
         help_text="The Wizard picks a spell element, then the Elf, then the Wizard takes the rest.",
     )
+    allow_spectators = forms.BooleanField(
+        label="Allow spectators",
+        required=False,
+        help_text="Logged-in people without a seat may watch the quest from the lobby: they see "
+        "what the heroes all see and read the table talk, nothing more. You can change this later.",
+    )
     heroes_pass_heroes = forms.BooleanField(
         label="Heroes may pass heroes",
         required=False,

@@ -134,6 +134,7 @@ def room_create(
     reminder_after: timedelta | None = None,
     options: dict[str, Any] | None = None,
     zargon: str = Room.Zargon.HUMAN,
+    allow_spectators: bool = False,
 ) -> Room:
     """Create an open room with empty seats 1..seat_count. The host still has to take a seat.
 
@@ -143,6 +144,7 @@ def room_create(
     2..seat_count and the monster AI plays every Zargon phase as soon as the heroes are done).
     `options`: the room options (docs/rules.md 3, 8, 9: edition, spell_draft,
     heroes_pass_heroes); an unknown or malformed one is refused, never stored.
+    `allow_spectators`: logged-in people without a seat may watch the quest once it runs.
     """
     name = _validated_name(name)
     _validate_seat_count(seat_count)
@@ -163,11 +165,28 @@ def room_create(
             reminder_after=reminder_after,
             options=options,
             zargon=zargon,
+            allow_spectators=allow_spectators,
         )
         Seat.objects.bulk_create(
             Seat(room=room, number=number) for number in range(1, seat_count + 1)
         )
         room_changed(room_id=room.pk)
+    return room
+
+
+def room_spectators_set(*, room_id: int, user: User | AnonymousUser, allow: bool) -> Room:
+    """The host lets spectators watch the room's quest, or stops them (members only; others get
+    RoomNotFound). Whoever plays the game tells its open sockets (rooms never imports play)."""
+    with transaction.atomic():
+        room = Room.objects.select_for_update().filter(pk=room_id).first()
+        if room is None or not room_is_member(room=room, user=user):
+            raise RoomNotFound("No such room.")
+        if room.host_id != user.pk:
+            raise RoomError("Only the host decides whether spectators may watch.")
+        if room.allow_spectators != allow:
+            room.allow_spectators = allow
+            room.save(update_fields=["allow_spectators"])
+            room_changed(room_id=room.pk)
     return room
 
 

@@ -67,6 +67,7 @@ def room_create(request: HttpRequest) -> HttpResponse:
                 reminder_after=form.cleaned_data.get("reminder_after"),
                 options=form.room_options(),
                 zargon=form.cleaned_data["zargon"],
+                allow_spectators=form.cleaned_data["allow_spectators"],
             )
         except services.RoomError as error:
             form.add_error(None, error.message)

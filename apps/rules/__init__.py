@@ -18,10 +18,12 @@ Public API (contract: docs/engine-api.md; rules: docs/rules.md):
   player-readable and leaks nothing hidden); malformed JSON raises ``BadActionJSON`` (a subclass
   of both ``IllegalAction`` and ``ValueError``). Tests may pass ``dice=[...]`` to force results.
 - ``seat_view(state, seat) -> dict``: exactly what that seat may see (docs/rules.md 13).
+  ``SPECTATOR_SEAT`` (0) is no seat: someone watching, who sees what every hero seat sees in
+  common and nothing private to any seat; it may not act.
 - ``event_for_seat(event, seat) -> dict | None``; ``seats_to_move(state) -> list[int]``.
 - ``replay(quest, seats, seed, options, [(seat, action_json), ...]) -> State``.
-- ``State.to_json()`` / ``State.from_json(d, quest=None)`` (the quest is found by slug among
-  loaded/started quests when not given), ``action_to_json`` / ``action_from_json``.
+- ``State.to_json()`` / ``State.from_json(d, quest)`` (no registry: the caller names the quest),
+  ``action_to_json`` / ``action_from_json``.
 
 Events are plain dicts: type, text, audience ("all" | "zargon" | [seats]), dice, redacted, seq.
 """
@@ -56,13 +58,13 @@ from .actions import (
     action_from_json,
     action_to_json,
 )
+from .data import SPECTATOR_SEAT, ZARGON_SEAT
 from .engine import (
     Transition,
     apply,
     legal_actions,
     load_quest,
     new_game,
-    register_quest,
     replay,
     seats_to_move,
     start_game,
@@ -73,6 +75,8 @@ from .seat_views import seat_view
 from .state import State
 
 __all__ = [
+    "SPECTATOR_SEAT",
+    "ZARGON_SEAT",
     "Action",
     "Attack",
     "BadActionJSON",
@@ -109,7 +113,6 @@ __all__ = [
     "legal_actions",
     "load_quest",
     "new_game",
-    "register_quest",
     "replay",
     "seat_view",
     "seats_to_move",

@@ -1,4 +1,5 @@
-"""The working context of one `apply`: the state being changed, dice and emitted events."""
+"""The working context of one `apply`: the state being changed, dice and emitted events;
+and the one-action-a-turn bookkeeping every hero action shares (search, disarm, cast, attack)."""
 
 from __future__ import annotations
 
@@ -61,3 +62,18 @@ def cap(text: str) -> str:
 
 def square_text(sq: tuple[int, int]) -> str:
     return f"({sq[0]}, {sq[1]})"
+
+
+def main_action_used(s: State, hero: HeroState) -> str | None:
+    if s.turn.has_acted:
+        return f"{cap(hero_name(hero))} has already taken an action this turn."
+    return None
+
+
+def mark_acted(s: State) -> None:
+    """Acting after moving forfeits the rest of the movement (never move-act-move)."""
+    s.turn.has_acted = True
+    if s.turn.hero is not None:
+        s.heroes[s.turn.hero].acted_round = s.round
+    if s.turn.has_moved:
+        s.turn.movement_left = 0

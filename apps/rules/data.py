@@ -255,6 +255,9 @@ def display_name(kind: str) -> str:
 
 # Seats (docs/rules.md 1): seat 1 is Zargon; the others hold contiguous blocks of the hero order.
 ZARGON_SEAT = 1
+# Not a seat: someone watching the game. Sees what every hero seat sees in common, and of the
+# events only those meant for everyone (the redacted form of the others) (docs/design.md).
+SPECTATOR_SEAT = 0
 _SEATING: dict[int, dict[int, tuple[str, ...]]] = {
     2: {2: HERO_ORDER},
     3: {2: ("barbarian", "dwarf"), 3: ("elf", "wizard")},

@@ -13,6 +13,7 @@ from .context import Ctx, cap, hero_name
 from .data import HERO_ORDER, spells_of
 from .events import make_event
 from .state import State, TurnState
+from .turns import start_hero_turn
 
 ELEMENTS = ("air", "fire", "water", "earth")
 
@@ -56,8 +57,6 @@ def do_choose(ctx: Ctx, a: A.ChooseSpells) -> None:
 
 
 def choose(ctx: Ctx, hero: str, element: str) -> None:
-    from .turns import start_hero_turn
-
     s = ctx.s
     s.heroes[hero].spells.extend(spells_of(element))
     ctx.emit(

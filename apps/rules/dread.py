@@ -24,6 +24,7 @@ from .context import Ctx, cap, hero_name, monster_name, square_text
 from .data import DREAD_SPELLS, HERO_ORDER
 from .events import Event, combat_dice, make_event, red_dice
 from .geometry import DIAGONAL, DIRECTIONS, ORTHOGONAL, is_orthogonal_neighbour, step
+from .monsters import activation_problem, begin_activation, has_attacked, monster_of
 from .options import stats_for_kind
 from .quest import Square
 from .reveal import show_monster
@@ -71,8 +72,6 @@ def cast_candidates(b: Board, m: MonsterState) -> list[A.MonsterCast]:
 
 
 def check_monster_cast(b: Board, a: A.MonsterCast) -> str | None:
-    from .monsters import activation_problem, has_attacked, monster_of
-
     s = b.s
     m = monster_of(s, a.monster)
     reason = activation_problem(s, m)
@@ -118,8 +117,6 @@ def bolt_squares(b: Board, pos: Square, d: tuple[int, int]) -> list[Square]:
 
 # --- casting -----------------------------------------------------------------------------------
 def do_monster_cast(ctx: Ctx, a: A.MonsterCast) -> None:
-    from .monsters import begin_activation, monster_of
-
     s = ctx.s
     m = monster_of(s, a.monster)
     assert m is not None

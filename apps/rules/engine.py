@@ -21,6 +21,7 @@ from .data import (
     ARMOUR,
     HERO_ORDER,
     HEROES,
+    SPECTATOR_SEAT,
     WEAPONS,
     ZARGON_SEAT,
     equipment_problem,
@@ -32,12 +33,14 @@ from .dice import Dice, Draw, seed_rng
 from .events import Event, make_event
 from .options import check_game_options, monster_stats, option
 from .quest import Quest
+from .questfile import parse_quest_file
 from .reveal import reveal_area, update_reveals
 from .state import DoorState, HeroState, MonsterState, State, TrapState
 from .turns import check_outcome, end_hero_turn, start_hero_turn
+from .zargon_moves import zargon_candidates
 
 QUESTS_DIR = Path(__file__).resolve().parent / "quests"
-_QUESTS: dict[str, Quest] = {}  # slug -> quest, for State.from_json
+_QUESTS: dict[Path, Quest] = {}  # resolved path -> parsed quest (geometry computed once)
 
 
 @dataclass(frozen=True)
@@ -54,8 +57,6 @@ def load_quest(name_or_path: str | Path) -> Quest:
 
     Quests are cached by resolved path, so their geometry is computed once per process.
     """
-    from .questfile import parse_quest_file  # lazy: the parser is written separately
-
     text = str(name_or_path)
     path = (
         Path(text)
@@ -63,23 +64,9 @@ def load_quest(name_or_path: str | Path) -> Quest:
         else (QUESTS_DIR / f"{text}.yaml")
     )
     path = path.resolve()
-    key = f"path:{path}"
-    if key not in _QUESTS:
-        quest = parse_quest_file(path)
-        _QUESTS[key] = quest
-        register_quest(quest)
-    return _QUESTS[key]
-
-
-def register_quest(quest: Quest) -> None:
-    """Make a quest findable by slug for `State.from_json` (new_game does this)."""
-    _QUESTS[quest.slug] = quest
-
-
-def quest_for_slug(slug: str) -> Quest:
-    if slug in _QUESTS:
-        return _QUESTS[slug]
-    return load_quest(slug)
+    if path not in _QUESTS:
+        _QUESTS[path] = parse_quest_file(path)
+    return _QUESTS[path]
 
 
 # --- new game ----------------------------------------------------------------------------------
@@ -112,7 +99,6 @@ def start_game(
         raise ValueError("a quest needs 2 to 5 seats")
     options = dict(options or {})
     check_game_options(options)
-    register_quest(quest)
     s = State(quest=quest, seats=seats, seed=seed, options=options, rng=seed_rng(seed))
     hero_opts = options.get("heroes", {})
     for hero in HERO_ORDER:
@@ -207,6 +193,8 @@ RULES: dict[type[A.Action], tuple[Check, Do]] = {
 
 def turn_problem(s: State, seat: int, action: A.Action) -> str | None:
     """Whose turn is it, and may this seat act for this figure?"""
+    if seat == SPECTATOR_SEAT:
+        return "Spectators watch the quest; they do not play."
     if s.outcome is not None:
         return "The quest is over."
     if isinstance(action, A.HeroAction):
@@ -250,7 +238,7 @@ def legal_actions(state: State, seat: int) -> list[A.Action]:
     candidates: list[A.Action] = []
     if state.phase == "monsters":
         if seat == ZARGON_SEAT:
-            candidates = Z.zargon_candidates(board)
+            candidates = zargon_candidates(board)
     else:
         hero = state.turn.hero
         if hero is not None and seat_of_hero(state.seats, hero) == seat:

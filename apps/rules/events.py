@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import ZARGON_SEAT
+from .data import SPECTATOR_SEAT, ZARGON_SEAT
 
 Event = dict[str, Any]
 Audience = str | list[int]  # "all" | "zargon" | [seats]
@@ -41,6 +41,8 @@ def red_dice(values: list[int], who: str) -> dict[str, Any]:
 def in_audience(audience: Audience, seat: int) -> bool:
     if audience == "all":
         return True
+    if seat == SPECTATOR_SEAT:  # nothing addressed to some seats only reaches a spectator
+        return False
     if audience == "zargon":
         return seat == ZARGON_SEAT
     return isinstance(audience, list) and seat in audience

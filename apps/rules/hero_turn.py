@@ -9,34 +9,20 @@ from __future__ import annotations
 from . import actions as A
 from .board import Board
 from .combat import drink_potion, hero_attack_dice, roll_against_monster, weapon_attack_dice
-from .context import Ctx, cap, hero_name, square_text
+from .context import Ctx, cap, hero_name, main_action_used, mark_acted, square_text
 from .data import ARMOUR, WEAPONS, equipment_problem, seat_of_hero
+from .draft import end_draft_turn
 from .events import make_event, red_dice
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
 from .options import option
 from .quest import Square
 from .reveal import reveal_area
 from .state import HeroState, State
-from .traps import enter_square
+from .traps import block_exits, block_pending, do_leave_block, enter_square
 
 
 def hero_of(s: State, action: A.HeroAction) -> HeroState:
     return s.heroes[action.hero]
-
-
-def main_action_used(s: State, hero: HeroState) -> str | None:
-    if s.turn.has_acted:
-        return f"{cap(hero_name(hero))} has already taken an action this turn."
-    return None
-
-
-def mark_acted(s: State) -> None:
-    """Acting after moving forfeits the rest of the movement (never move-act-move)."""
-    s.turn.has_acted = True
-    if s.turn.hero is not None:
-        s.heroes[s.turn.hero].acted_round = s.round
-    if s.turn.has_moved:
-        s.turn.movement_left = 0
 
 
 # --- roll movement -----------------------------------------------------------------------------
@@ -438,9 +424,6 @@ def do_set_auto_drink(ctx: Ctx, a: A.SetAutoDrink) -> None:
 def do_end_turn(ctx: Ctx, a: A.EndTurn) -> None:
     """End the turn; one that must still step off a falling block steps back first, and one
     that ends a spell draft turn takes the first element left (a timed-out turn never stalls)."""
-    from .draft import end_draft_turn
-    from .traps import block_exits, block_pending, do_leave_block
-
     if ctx.s.phase == "draft":
         end_draft_turn(ctx)
         return

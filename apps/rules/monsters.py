@@ -177,21 +177,3 @@ def check_end_phase(b: Board, a: A.EndPhase) -> str | None:
 
 def do_end_phase(ctx: Ctx, a: A.EndPhase) -> None:
     end_monster_phase(ctx)
-
-
-def zargon_candidates(b: Board) -> list[A.Action]:
-    from .dread import cast_candidates, command_candidates
-
-    s = b.s
-    out: list[A.Action] = []
-    for m in s.monsters.values():
-        if m.pub is None or not m.alive or activation_problem(s, m) is not None:
-            continue
-        out.extend(A.MonsterMove(m.pub, to) for to in monster_move_candidates(b, m))
-        out.extend(A.MonsterAttack(m.pub, hero) for hero in attack_targets(b, m))
-        out.extend(cast_candidates(b, m))
-        if s.mturn.monster == m.key:
-            out.append(A.EndActivation(m.pub))
-    out.extend(command_candidates(b))
-    out.append(A.EndPhase())
-    return out

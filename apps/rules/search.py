@@ -7,7 +7,7 @@ from collections import deque
 from . import actions as A
 from .board import Board
 from .combat import damage_hero, monster_attacks_hero
-from .context import Ctx, cap, hero_name, monster_name
+from .context import Ctx, cap, hero_name, main_action_used, mark_acted, monster_name
 from .data import HAZARD_DAMAGE, TREASURE_CARDS
 from .events import count_text, make_event
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
@@ -19,8 +19,6 @@ from .traps import spring_trap
 
 
 def _search_blocked(b: Board, h: HeroState) -> str | None:
-    from .hero_turn import main_action_used
-
     reason = main_action_used(b.s, h)
     if reason:
         return reason
@@ -76,8 +74,6 @@ def armed_chest_traps(s: State, b: Board, area: str) -> list[str]:
 
 
 def do_search_treasure(ctx: Ctx, a: A.SearchTreasure) -> None:
-    from .hero_turn import mark_acted
-
     s = ctx.s
     h = s.heroes[a.hero]
     board = ctx.board()
@@ -240,8 +236,6 @@ def check_search_traps(b: Board, a: A.SearchTraps) -> str | None:
 
 
 def do_search_traps(ctx: Ctx, a: A.SearchTraps) -> None:
-    from .hero_turn import mark_acted
-
     s = ctx.s
     h = s.heroes[a.hero]
     area = hero_area(ctx.board(), h)
@@ -270,8 +264,6 @@ def check_search_secret_doors(b: Board, a: A.SearchSecretDoors) -> str | None:
 
 
 def do_search_secret_doors(ctx: Ctx, a: A.SearchSecretDoors) -> None:
-    from .hero_turn import mark_acted
-
     s = ctx.s
     h = s.heroes[a.hero]
     board = ctx.board()

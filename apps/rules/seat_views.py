@@ -4,6 +4,11 @@ Hero seats get only revealed areas, revealed monsters, detected traps and found 
 ids only, and private hero fields for their own heroes. Zargon sees everything except heroes'
 private fields, the treasure deck and the RNG; things not yet revealed carry a "z-" id that is
 never shown to hero seats.
+
+A spectator (`SPECTATOR_SEAT`, no seat at all) gets what every hero seat sees in common: the
+heroes' board, no hero's private fields, no legal actions, and of the log only what is addressed
+to everyone (the redacted form of anything addressed to some seats). It goes through the same
+code as a hero seat, so what is hidden is decided here, once.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Any
 from .actions import action_to_json
 from .board import Board
 from .combat import hero_attack_dice, hero_defend_dice, monster_attack_dice, monster_defend_dice
-from .data import HERO_ORDER, ZARGON_SEAT, heroes_of_seat, seat_of_hero
+from .data import HERO_ORDER, SPECTATOR_SEAT, ZARGON_SEAT, heroes_of_seat, seat_of_hero
 from .engine import legal_actions
 from .events import event_for_seat
 from .geometry import Geometry
@@ -26,7 +31,7 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     board = Board(state)
     view: dict[str, Any] = {
         "seat": seat,
-        "role": "zargon" if zargon else "hero",
+        "role": "zargon" if zargon else "spectator" if seat == SPECTATOR_SEAT else "hero",
         "heroes_owned": list(heroes_of_seat(state.seats, seat)),
         "round": state.round,
         "turn": turn_view(state),
@@ -35,7 +40,9 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "heroes": [hero_view(state, board, h, seat) for h in state.heroes.values()],
         "monsters": monsters_view(state, board, zargon),
         "belongings": [{"hero": d.hero, "square": sq_json(d.square)} for d in state.drops],
-        "legal_actions": [action_to_json(a) for a in legal_actions(state, seat)],
+        "legal_actions": []
+        if seat == SPECTATOR_SEAT
+        else [action_to_json(a) for a in legal_actions(state, seat)],
         "log": [e for e in (event_for_seat(ev, seat) for ev in state.log) if e is not None],
         "outcome": state.outcome,
         "options": in_force(state.options),  # the room options in force (docs/rules.md 3, 8, 9)

@@ -7,10 +7,10 @@ from typing import Any
 from . import actions as A
 from .board import Board
 from .combat import damage_monster, monster_loss_text, roll_against_monster, villain_events
-from .context import Ctx, cap, hero_name, monster_name
+from .context import Ctx, cap, hero_name, main_action_used, mark_acted, monster_name
 from .data import HEAL_SPELL_AMOUNT, SPELLS
 from .events import make_event, red_dice
-from .hero_turn import door_by_pub, main_action_used, mark_acted, open_door
+from .hero_turn import door_by_pub, open_door
 from .options import monster_stats
 from .state import HeroState, MonsterState
 

@@ -254,19 +254,13 @@ class State:
         }
 
     @classmethod
-    def from_json(
-        cls, d: dict[str, Any], quest: Quest | None = None, *, copy_json: bool = True
-    ) -> State:
-        """Rebuild a state; the quest is looked up by slug unless given (see `load_quest`).
+    def from_json(cls, d: dict[str, Any], quest: Quest, *, copy_json: bool = True) -> State:
+        """Rebuild a state on its quest (`load_quest`, or the quest text a game stored).
 
         `copy_json=False` when `d` was just decoded for this state alone (a database row, say):
         its options and log are then taken over instead of deep-copied.
         """
         keep = copy.deepcopy if copy_json else _same
-        if quest is None:
-            from .engine import quest_for_slug
-
-            quest = quest_for_slug(d["quest"])
         return cls(
             quest=quest,
             seats=d["seats"],

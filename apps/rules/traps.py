@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import actions as A
 from .board import Board
 from .combat import damage_hero
-from .context import Ctx, cap, hero_name, square_text
+from .context import Ctx, cap, hero_name, main_action_used, mark_acted, square_text
 from .events import Event, combat_dice, count_text, faces_text, make_event
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
 from .quest import Square
@@ -163,8 +163,6 @@ def disarm_reach(b: Board, h: HeroState, trap_id: str) -> bool:
 
 
 def check_disarm(b: Board, a: A.Disarm) -> str | None:
-    from .hero_turn import main_action_used
-
     s = b.s
     h = s.heroes[a.hero]
     reason = main_action_used(s, h)
@@ -186,8 +184,6 @@ def check_disarm(b: Board, a: A.Disarm) -> str | None:
 
 
 def do_disarm(ctx: Ctx, a: A.Disarm) -> None:
-    from .hero_turn import mark_acted
-
     s = ctx.s
     h = s.heroes[a.hero]
     trap_id = trap_by_pub(s, a.trap)

@@ -207,7 +207,7 @@ function renderStartScreen(view) {
   } catch {
     begun = true;
   }
-  if (begun || view.outcome || (view.round ?? 1) > 1) {
+  if (begun || view.role === "spectator" || view.outcome || (view.round ?? 1) > 1) {
     dom.start.hidden = true;
     return;
   }
@@ -632,14 +632,14 @@ function startLive() {
 /** Table talk, when the page has a chat URL (the in-memory test harness has none). */
 function startChat() {
   const url = root.dataset.apiChatUrl;
-  const form = $("chat-form");
-  if (!url || !form) return null;
+  if (!url || !$("chat-log")) return null;
+  const form = $("chat-form"); // absent for spectators: they read, they do not post
   const text = $("chat-text");
   const started = new Chat({
     url, form, text,
     log: $("chat-log"), scroller: $("chat-scroll"), older: $("chat-older"),
     narrator: $("chat-narrator"), count: $("chat-count"), error: $("chat-error"),
-    maxLength: Number(text.getAttribute("maxlength")) || 1000,
+    maxLength: Number(text?.getAttribute("maxlength")) || 1000,
   });
   started.start();
   return started;

@@ -1,3 +1,4 @@
+// @ts-check
 // The quest workshop's map preview (admin): draws Zargon's seat view of a quest's start with the
 // play page's own board drawing (board/map.js), without the play page's controls.
 // ES module, no build step. Reads #seat-view (json_script).
@@ -5,6 +6,9 @@
 import { drawBoard } from "./board/map.js";
 import { boardTargets, indexView } from "./board/model.js";
 
+/** @typedef {import("./board/seat_view.js").SeatView} SeatView */
+
+/** @type {SeatView | null} */
 const view = JSON.parse(document.getElementById("seat-view")?.textContent ?? "null");
 const svg = document.getElementById("board");
 if (view && svg) {

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+import config.settings as configured
 from apps.accounts.limits import rate_limit_exceeded
 from apps.quests.models import QuestDefinition
 from apps.rooms.models import Room
@@ -126,8 +127,6 @@ def test_the_limiter_counts_per_key() -> None:
 def test_a_limit_holds_across_processes(settings: Any) -> None:
     """Every process counts in the one shared cache (files without Redis), so a second web
     process, or a `manage.py` command, cannot start its own count."""
-    import config.settings as configured
-
     settings.CACHES = configured.CACHES  # the servers' own cache, without this test's prefix
     key = f"user:{uuid.uuid4().hex}"
     count_once = (

@@ -9,8 +9,10 @@ from django.contrib.admin.sites import site
 from django.contrib.auth.management.commands import changepassword
 from django.contrib.auth.tokens import default_token_generator
 from django.core.management import call_command
+from django.db import connection
 from django.http import HttpResponse
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -119,9 +121,6 @@ def test_a_token_used_before_it_is_revoked_stops_working_at_once(player: User) -
 
 
 def test_last_used_is_written_at_most_once_a_minute(player: User) -> None:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     raw = token_issue(user=player)
     with time_machine.travel("2026-11-30 12:00:00Z", tick=False) as clock:
         token_authenticate(raw=raw)

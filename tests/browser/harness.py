@@ -18,6 +18,8 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+from django.template.loader import render_to_string
+
 from apps.rules import (
     IllegalAction,
     State,
@@ -104,8 +106,6 @@ class EngineTable:
     # ---- the page -----------------------------------------------------------------------
 
     def page_html(self, seat: int) -> str:
-        from django.template.loader import render_to_string
-
         context = {
             "game": SimpleNamespace(id=1, room=SimpleNamespace(name="Harness table")),
             "seat": seat,

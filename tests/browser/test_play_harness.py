@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from apps.rules import seats_to_move
 
@@ -41,7 +42,6 @@ def browser() -> Iterator[Any]:
         if IN_CI:
             pytest.fail(f"{reason}, but CI=true: CI must run the browser tests")
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

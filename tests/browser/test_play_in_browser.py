@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from playwright.sync_api import sync_playwright
 
+from apps.quests.services import quest_sync_shipped
 from tests.servers import ROOT, daphne, server_env, shared_database_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -58,8 +60,8 @@ def chromium() -> str:
 
 
 @pytest.fixture
-def site(transactional_db: None, tmp_path: Path) -> Iterator[str]:
-    """A daphne process serving the whole site; yields its base URL."""
+def site_env(transactional_db: None, tmp_path: Path) -> dict[str, str]:
+    """The site's environment, its database ready (a test may run setup scripts in it too)."""
     env = server_env(
         DEBUG="true",  # static files through WhiteNoise's finders, no collectstatic
         ALLOWED_HOSTS="127.0.0.1,localhost",
@@ -76,11 +78,15 @@ def site(transactional_db: None, tmp_path: Path) -> Iterator[str]:
                 capture_output=True,
             )
     else:
-        from apps.quests.services import quest_sync_shipped
-
         quest_sync_shipped()
         env["DATABASE_URL"] = shared_database_url()
-    with daphne(env, tmp_path) as base:
+    return env
+
+
+@pytest.fixture
+def site(site_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
+    """A daphne process serving the whole site; yields its base URL."""
+    with daphne(site_env, tmp_path) as base:
         yield base
 
 
@@ -425,8 +431,6 @@ def say_in_chat(player: Player, text: str) -> None:
 
 
 def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
-    from playwright.sync_api import sync_playwright
-
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:

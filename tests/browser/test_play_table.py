@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import sync_playwright
 
 from apps.rules import State, apply, load_quest, new_game
 
@@ -35,7 +37,6 @@ COORDINATES = re.compile(r"\(\d+, \d+\)")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip("needs Debian's Chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -177,8 +178,6 @@ def page_back_to_the_start(page: Any) -> None:
 
 
 def serious_violations(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
     results = Axe().run(page)
     return [
         f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"

@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl, urlencode, urlparse
 
 import pytest
 from django.test import Client
+from playwright.sync_api import sync_playwright
 
 from apps.play.models import Game
 from tests.play.conftest import client_for
@@ -46,8 +47,6 @@ def browser(django_db_setup: None) -> Iterator[Any]:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("needs Debian's Chromium at /usr/bin/chromium, but CI=true")
         pytest.skip("needs Debian's Chromium at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
     with pytest.MonkeyPatch.context() as patch, sync_playwright() as pw:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

@@ -11,6 +11,8 @@ import re
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import sync_playwright
 
 from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
     CHROMIUM_ARGS,
@@ -19,6 +21,7 @@ from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
     open_game,
     sign_up,
     site,
+    site_env,
     take_seat,
 )
 from tests.servers import ROOT
@@ -33,8 +36,6 @@ SIZES: dict[str, Any] = {
 
 
 def serious_violations(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
     results = Axe().run(page)
     return [
         f"{page.url} {v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
@@ -50,7 +51,6 @@ def check(page: Any, url: str, found: list[str]) -> None:
 
 
 def test_axe_finds_no_serious_violation_on_any_page(chromium: str, site: str) -> None:  # noqa: F811
-    from playwright.sync_api import sync_playwright
 
     found: list[str] = []
     with sync_playwright() as pw:

@@ -13,6 +13,7 @@ from typing import Any
 
 from apps import rules
 from apps.play.models import Game
+from apps.play.selectors import game_state
 from apps.play.services import quest_apply_action
 from apps.rules.geometry import ORTHOGONAL, step
 
@@ -22,7 +23,7 @@ HERO_SEAT = 2
 def edit_state(game: Game, change: Callable[[rules.State], None]) -> None:
     """Change the stored engine state directly (to reach a quest's end quickly)."""
     game.refresh_from_db()
-    state = rules.State.from_json(game.state)
+    state = game_state(game=game)
     change(state)
     game.state = state.to_json()
     game.save(update_fields=["state"])
@@ -94,7 +95,7 @@ def retreat(game: Game, found: dict[str, dict[str, Any]] | None = None) -> str:
 def lose(game: Game) -> str:
     """Every other hero has fallen; the last one, at 1 Body and without potions, steps onto an
     armed pit trap (1 Body lost, no dice): no living hero remains and Zargon wins."""
-    state = rules.State.from_json(game.state)
+    state = game_state(game=game)
     hero = str(state.turn.hero)
     pit = next(t for t in state.quest.traps if t.kind == "pit" and t.square is not None)
     assert pit.square is not None
@@ -110,7 +111,7 @@ def lose(game: Game) -> str:
             s.turn.movement_rolled, s.turn.movement_left = True, 3
 
         edit_state(game, brink)
-        legal = rules.legal_actions(rules.State.from_json(game.state), HERO_SEAT)
+        legal = rules.legal_actions(game_state(game=game), HERO_SEAT)
         if any(isinstance(a, rules.Move) and tuple(a.to) == pit.square for a in legal):
             break
     act(game, {"type": "move", "hero": hero, "to": list(pit.square)})

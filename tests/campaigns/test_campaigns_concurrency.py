@@ -10,16 +10,21 @@ from django.db import connection
 from apps.accounts.models import User
 from apps.campaigns import errors, services
 from apps.campaigns.models import Campaign, CharacterSheet
+from apps.play.models import Game
+from apps.play.services import game_launch
+from apps.rooms.services import room_seat_take
+
+from .conftest import make_user
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 THREADS = 8
 
 
-def race(attempt: Callable[[], object]) -> tuple[int, list[str]]:
-    """Run `attempt` from THREADS threads at the same moment, each on its own connection:
-    (how many succeeded, the refusals' messages)."""
-    start = threading.Barrier(THREADS)
+def race(attempt: Callable[[], object], *others: Callable[[], object]) -> tuple[int, list[str]]:
+    """Run `attempt` from THREADS threads (and each of `others` from one more) at the same
+    moment, each on its own connection: (how many attempts succeeded, the refusals' messages)."""
+    start = threading.Barrier(THREADS + len(others))
     done: list[int] = []
     refusals: list[str] = []
 
@@ -33,7 +38,15 @@ def race(attempt: Callable[[], object]) -> tuple[int, list[str]]:
         finally:
             connection.close()
 
+    def run_other(other: Callable[[], object]) -> None:
+        try:
+            start.wait()
+            other()
+        finally:
+            connection.close()
+
     threads = [threading.Thread(target=run) for _ in range(THREADS)]
+    threads += [threading.Thread(target=run_other, args=(other,)) for other in others]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -97,3 +110,25 @@ def test_eight_gifts_and_purchases_never_overspend(
     elf.refresh_from_db()
     assert done == 4 and dwarf.gold == 0
     assert elf.gold + 25 * len(dwarf.items) == 100
+
+
+def test_purchases_racing_the_launch_are_in_the_game_or_refused(
+    postgres: None, campaign: Campaign, owner: User
+) -> None:
+    dwarf = sheet(campaign, "dwarf")
+    dwarf.gold = 200  # eight daggers' worth
+    dwarf.save()
+    room = services.campaign_room_create(campaign=campaign, host=owner, name="Race", seat_count=2)
+    room_seat_take(room_id=room.pk, user=owner, number=1)
+    room_seat_take(room_id=room.pk, user=make_user(), number=2)
+
+    bought, refusals = race(
+        lambda: services.armory_buy(sheet=dwarf, item="dagger", user=owner),
+        lambda: game_launch(room_id=room.pk, user=owner, seed=1),
+    )
+
+    dwarf.refresh_from_db()
+    in_game = Game.objects.get(room=room).options["heroes"]["dwarf"]
+    assert (in_game["gold"], in_game["items"]) == (dwarf.gold, dwarf.items)  # nothing lost
+    assert dwarf.gold == 200 - 25 * bought
+    assert all("on a quest" in message for message in refusals), refusals

@@ -11,7 +11,7 @@ from apps.accounts.models import User
 from apps.campaigns import errors, selectors, services
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
 from apps.play.models import Game
-from apps.play.selectors import game_seat_view
+from apps.play.selectors import game_seat_view, game_state
 from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
 from apps.rules.data import HEROES
@@ -27,7 +27,7 @@ def sheet(campaign: Campaign, hero: str) -> CharacterSheet:
 
 def edit_state(game: Game, change: Callable[[rules.State], None]) -> None:
     """Change the stored engine state directly (to reach a quest's end quickly)."""
-    state = rules.State.from_json(game.state)
+    state = game_state(game=game)
     change(state)
     game.state = state.to_json()
     game.save(update_fields=["state"])
@@ -146,8 +146,10 @@ def test_a_lost_quest_keeps_what_survivors_carry(campaign: Campaign, owner: User
         "elf": {"status": "fallen", "gold": 0, "weapon": "shortsword"},
         "wizard": {"status": "fallen", "gold": 0, "weapon": ""},
     }
-    services.campaign_record_outcome(room=room, outcome="zargon", heroes=finals)
-    services.campaign_record_outcome(room=room, outcome="zargon", heroes=finals)  # once only
+    for _ in range(2):  # recorded once only
+        services.campaign_record_outcome(
+            room=room, outcome="zargon", heroes=finals, reward_gold=200
+        )
 
     dwarf = sheet(campaign, "dwarf")
     assert (dwarf.gold, dwarf.potions, dwarf.weapon, dwarf.quests_completed) == (

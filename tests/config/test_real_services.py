@@ -5,15 +5,15 @@ import threading
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.utils import OperationalError
 
 User = get_user_model()
 
 
 def test_channel_layer_round_trips_a_message_through_redis(redis_url: str) -> None:
-    from channels_redis.core import RedisChannelLayer
-
     layer = get_channel_layer()
     assert isinstance(layer, RedisChannelLayer)
 
@@ -67,8 +67,6 @@ def test_select_for_update_makes_a_second_writer_wait_on_postgres(postgres: None
 
 @pytest.mark.django_db(transaction=True)
 def test_select_for_update_nowait_refuses_a_locked_row_on_postgres(postgres: None) -> None:
-    from django.db.utils import OperationalError
-
     user = User.objects.create_user(username="busy", email="b@example.com", password="x")
     errors: list[str] = []
     has_lock, done = threading.Event(), threading.Event()

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.test import Client
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from tests.servers import daphne, server_env, shared_database_url
 
@@ -98,9 +100,6 @@ def test_a_body_within_the_limit_reaches_the_site(server: tuple[str, int]) -> No
 def test_a_websocket_message_over_the_limit_closes_the_socket(
     postgres: None, tmp_path: Path, django_user_model: Any
 ) -> None:
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed
-
     user = django_user_model.objects.create_user(username="sender", password="x-long-secret-1")
     browser = Client()
     browser.force_login(user)  # a session row in the shared database

@@ -20,7 +20,9 @@ tasks the actions queue (turn notices) are purged from `--redis-url` afterwards.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -144,9 +146,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS))
     parser.add_argument("--root", default=str(HERE), help="the checkout to measure")
     args = parser.parse_args(argv)
-
-    import json
-    import subprocess
 
     env = stack_env(args) | {"ALLOWED_HOSTS": "testserver", "PYTHONPATH": f"{args.root}:{HERE}"}
     recreate_database(args.database_url)

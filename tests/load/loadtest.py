@@ -44,6 +44,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+import psycopg
+from websockets.asyncio.client import connect
+
 from tests.load.setup_games import run_setup
 from tests.play.bot import Bot
 
@@ -79,8 +82,6 @@ def stack_env(args: argparse.Namespace) -> dict[str, str]:
 
 
 def recreate_database(url: str) -> None:
-    import psycopg
-
     parts = urlparse(url)
     name = parts.path.lstrip("/")
     admin = parts._replace(path="/postgres").geturl()
@@ -407,8 +408,6 @@ async def watch(
     base: str, game: int, session: str, run: Run, until: float, ready: threading.Event, total: int
 ) -> None:
     """Keep the game's frames as they arrive; count this watcher ready at its first frame."""
-    from websockets.asyncio.client import connect
-
     started = time.monotonic()
     try:
         async with connect(
@@ -512,8 +511,6 @@ def timed_run(
 
 
 async def first_view_seconds(base: str, game: int, session: str) -> float:
-    from websockets.asyncio.client import connect
-
     started = time.monotonic()
     async with connect(
         f"ws://{base}/ws/games/{game}/",
@@ -552,8 +549,6 @@ def rss_kib(pids: list[int]) -> int:
 
 
 async def idle_sockets_kib(stack: Stack, games: list[dict[str, Any]], count: int) -> float:
-    from websockets.asyncio.client import connect
-
     before = rss_kib(stack.web_pids())
     sockets = []
     for n in range(count):

@@ -8,6 +8,7 @@ answer (tokens, session keys, game ids, statement counts) as its last line.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from typing import Any
@@ -118,8 +119,6 @@ print(json.dumps(out))
 
 
 def run_setup(python: str, cwd: str, env: dict[str, str], request: dict[str, Any]) -> Any:
-    import subprocess
-
     started = time.monotonic()
     done = subprocess.run(
         [python, "-c", SCRIPT],

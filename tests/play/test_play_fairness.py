@@ -16,6 +16,7 @@ from django.test import Client
 from apps.play.admin import GameAdmin
 from apps.play.fairness import SALT_BYTES
 from apps.play.models import Game
+from apps.play.selectors import game_seat_view
 from apps.play.services import quest_apply_action
 from apps.play.table import game_abandon
 from apps.play.verify import game_verify
@@ -58,8 +59,6 @@ def everything_a_seat_gets(client: Client, game: Game) -> str:
 
 def play_a_few_actions(game: Game, count: int) -> None:
     """The heroes' seat rolls and ends turns; each action is a real, logged one."""
-    from apps.play.selectors import game_seat_view
-
     for _ in range(count):
         game.refresh_from_db()
         view = game_seat_view(game=game, seat=2 if game.state["phase"] != "monsters" else 1)

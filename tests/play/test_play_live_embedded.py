@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect
 
 from tests.embedded import Embedded, embedded_site
 
@@ -60,8 +61,6 @@ async def next_frame(ws: Any, kind: str) -> dict[str, Any]:
 
 
 def socket(site: Embedded, path: str, session: str) -> Any:
-    from websockets.asyncio.client import connect
-
     return connect(
         f"ws://127.0.0.1:{site.port}{path}",
         origin=f"http://127.0.0.1:{site.port}",  # type: ignore[arg-type]

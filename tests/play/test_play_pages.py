@@ -3,13 +3,16 @@
 import json
 
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.views.defaults import server_error
 
+from apps import rules
 from apps.play.models import Game
 from apps.play.selectors import game_view
 from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
-from apps.rooms.services import room_seat_take
+from apps.rooms.services import room_seat_take, room_spectators_set
+from apps.rules.questfile import parse_quest_text
 
 from .conftest import GameMaker, RoomMaker, client_for, make_user
 
@@ -137,9 +140,6 @@ def test_the_lobby_shows_my_waiting_room_with_the_right_count(make_room: RoomMak
 def test_a_hero_seats_pages_name_nothing_hidden(make_game: GameMaker) -> None:
     """The game page, the lobby and the room page of a hero seat carry no internal id, name or
     note of anything the heroes have not found; Zargon's game page does (a sanity check)."""
-    from apps import rules
-    from apps.rules.questfile import parse_quest_text
-
     game, users = make_game(3, seed=918273645)
     state = rules.State.from_json(game.state, parse_quest_text(game.quest_source))
     quest = state.quest
@@ -156,6 +156,15 @@ def test_a_hero_seats_pages_name_nothing_hidden(make_game: GameMaker) -> None:
         for url in (f"/games/{game.pk}/", "/", f"/rooms/{game.room_id}/"):
             page = hero.get(url).content.decode()
             assert not [h for h in hidden if h in page], (seat, url)
+    # A spectator (no seat, the room lets them watch) reads no more than a hero seat, and no
+    # hero's inventory either (tests/play/test_play_spectators.py checks the API and sockets).
+    room_spectators_set(room_id=game.room_id, user=users[1], allow=True)
+    spectator = client_for(make_user())
+    for url in (f"/games/{game.pk}/", "/"):
+        response = spectator.get(url)
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert not [h for h in [*hidden, '"spells"', '"gold"'] if h in page], ("spectator", url)
     zargon = client_for(users[1]).get(f"/games/{game.pk}/").content.decode()
     assert '"z-' in zargon and quest.notes.split(".")[0] in zargon
 
@@ -195,9 +204,6 @@ def test_a_missing_page_is_styled_with_the_site_navigation(make_game: GameMaker)
 
 
 def test_a_server_error_page_keeps_the_site_navigation() -> None:
-    from django.test import RequestFactory
-    from django.views.defaults import server_error
-
     response = server_error(RequestFactory().get("/"))
     assert response.status_code == 500
     page = response.content.decode()

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from apps import rules
 from apps.play.models import Game, GameEvent
-from apps.play.replay import game_replay_page
+from apps.play.replay import game_replay_page, replay_steps
 from apps.play.table import game_abandon
 from apps.rules.data import ZARGON_SEAT
 from apps.rules.dice import COMBAT_FACES, Dice, seed_rng
@@ -92,9 +93,6 @@ def test_players_watch_a_finished_quest_from_launch_to_end(finished: Any) -> Non
 
 def test_the_replay_board_is_zargons_whole_map(finished: Any) -> None:
     """The board goes through the same seat-view code: Zargon's view is the whole map."""
-    from apps import rules
-    from apps.play.replay import replay_steps
-
     game, users = finished
     first = all_steps(client_for(users[2]), game)["steps"][0]["view"]
     state = replay_steps(game=game)[0].state

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.test import Client
+from websockets.asyncio.client import connect
 
 from apps.accounts.services import token_issue
 from tests.servers import daphne, server_env, shared_database_url
@@ -42,8 +43,6 @@ def post_json(url: str, body: dict[str, Any], token: str) -> dict[str, Any]:
 def test_an_action_on_process_a_reaches_a_websocket_on_process_b(
     postgres: None, make_game: GameMaker, two_processes: tuple[int, int]
 ) -> None:
-    from websockets.asyncio.client import connect
-
     port_a, port_b = two_processes
     game, users = make_game(3, seed=7)
     zargon = Client()

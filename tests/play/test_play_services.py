@@ -17,7 +17,7 @@ from apps.play.errors import (
 )
 from apps.play.management.commands.verify_quest import Command as VerifyQuest
 from apps.play.models import ActionReceipt, Game, GameEvent
-from apps.play.selectors import game_events, game_view
+from apps.play.selectors import game_events, game_state, game_view
 from apps.play.services import game_launch, quest_apply_action
 from apps.play.verify import game_verify
 from apps.rooms import services as rooms
@@ -65,7 +65,7 @@ def test_the_room_options_go_into_the_game(make_room: RoomMaker) -> None:
     Room.objects.filter(pk=room.pk).update(options={"edition": "uk", "spell_draft": True})
     game = game_launch(room_id=room.pk, user=users[1], seed=42)
     assert game.options == {"edition": "uk", "spell_draft": True}
-    state = rules.State.from_json(game.state)
+    state = game_state(game=game)
     assert state.phase == "draft"  # the Wizard picks a spell element first
     assert {m.body for m in state.monsters.values() if m.key != state.quest.villain} == {1}
 

@@ -18,9 +18,9 @@ from apps import rules
 from apps.accounts.models import User
 from apps.notifications.models import Notification
 from apps.play.models import ActionReceipt, Game, GameEvent
-from apps.play.services import game_launch, quest_apply_action
+from apps.play.services import game_launch, quest_apply_action, system_key
 from apps.play.tasks import sweep_turns
-from apps.play.turns import game_time_out, system_key, turns_sweep
+from apps.play.turns import game_time_out, turns_sweep
 from apps.play.verify import game_verify
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action

@@ -11,10 +11,13 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
+from apps import rules
 from apps.accounts.models import User
+from apps.play import services
 from apps.play.models import Game
 from apps.play.selectors import game_view
-from apps.play.services import game_group, quest_apply_action
+from apps.play.services import game_group, game_seats_changed, quest_apply_action
+from apps.rooms.models import Seat
 from config.asgi import application
 from config.routing import websocket_urlpatterns
 
@@ -144,9 +147,6 @@ async def test_the_full_asgi_stack_authenticates_with_the_session_cookie(
 async def test_each_seats_view_is_built_once_per_version_whatever_the_sockets(
     make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from apps import rules
-    from apps.play import services
-
     game, users = await sync_to_async(make_game)(3)
     sockets = [await connect(game, users[seat]) for seat in (1, 1, 1, 3, 3)]
     for socket in sockets:
@@ -171,9 +171,6 @@ async def test_each_seats_view_is_built_once_per_version_whatever_the_sockets(
 async def test_membership_is_checked_again_when_a_seat_changes_hands(
     make_game: GameMaker,
 ) -> None:
-    from apps.play.services import game_seats_changed
-    from apps.rooms.models import Seat
-
     game, users = await sync_to_async(make_game)(2)
     leaving, staying = await connect(game, users[2]), await connect(game, users[1])
     await leaving.receive_json_from()

@@ -8,6 +8,7 @@ from io import StringIO
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
@@ -169,8 +170,6 @@ def test_the_preview_draws_zargons_view_of_the_quests_start_with_the_games_board
 
 
 def test_the_preview_script_draws_with_the_play_pages_board_module() -> None:
-    from django.contrib.staticfiles import finders
-
     script = finders.find("js/quest_preview.js")
     assert script
     with open(str(script), encoding="utf-8") as f:
@@ -277,3 +276,25 @@ def test_staff_who_may_only_view_quests_cannot_restore(vault: QuestDefinition) -
 
     assert response.status_code == 403
     assert vault.revisions.count() == 1
+
+
+def test_the_revisions_page_shows_what_each_revision_changed(
+    editor: User, vault: QuestDefinition
+) -> None:
+    client = client_for(editor)
+    edit(client, vault, harder(vault.source))
+
+    page = client.get(f"/admin/quests/questdefinition/{vault.pk}/revisions/").content.decode()
+
+    assert "--- revision 1\n+++ revision 2\n" in page
+    assert "\n-name: The Ashen Vault\n+name: The Ashen Vault (hard)\n" in page
+    assert "2 (current)" in page and "Edited by an admin" in page
+
+
+def test_a_file_uploaded_over_a_quest_is_recorded_as_an_upload(
+    editor: User, vault: QuestDefinition
+) -> None:
+    upload(client_for(editor), change_url(vault), harder(vault.source), name="ashen_vault.yaml")
+
+    newest = vault.revisions.get(number=2)
+    assert (newest.note, newest.author, newest.source) == ("upload", editor, harder(vault.source))

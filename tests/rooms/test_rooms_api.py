@@ -68,6 +68,7 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         "options": {"edition": "us", "spell_draft": False, "heroes_pass_heroes": False},
         "rules": ["US edition rules", "Fixed spells (Elf: Earth)"],
         "zargon": "human",
+        "allow_spectators": False,
     }
 
 

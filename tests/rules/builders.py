@@ -15,6 +15,7 @@ from typing import Any
 from apps.rules import Quest, State, apply, new_game
 from apps.rules.engine import Transition
 from apps.rules.quest import Area, Door, Furniture, MonsterDef, SpecialTreasure, TrapDef
+from apps.rules.state import MonsterTurn, TurnState
 
 Square = tuple[int, int]
 
@@ -130,8 +131,6 @@ def set_turn(state: State, hero: str, movement: int | None = None) -> State:
 
 
 def zargon_turn(state: State) -> State:
-    from apps.rules.state import MonsterTurn, TurnState
-
     state.phase = "monsters"
     state.turn = TurnState()
     state.mturn = MonsterTurn()

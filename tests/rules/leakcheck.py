@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from apps.rules import State
+from apps.rules import SPECTATOR_SEAT, State, seat_view
 from apps.rules.data import heroes_of_seat
 
 PRIVATE_HERO_FIELDS = {"spells", "potions", "gold", "tool_kit", "artifacts", "items", "auto_drink"}
@@ -78,3 +78,36 @@ def assert_event_clean(s: State, seat: int, event: dict[str, Any] | None) -> Non
             assert not [n for n in names if n in value], f"seat {seat} reads {value!r}"
     if event["type"] == "search" and event.get("hero") not in owned:
         assert event.get("find") in (None, "treasure", "hazard", "wandering_monster")
+
+
+# What differs between hero seats by right: who looks, what it may do, its own heroes' privates.
+SEAT_OWN_KEYS = {"seat", "role", "heroes_owned", "legal_actions", "log"}
+
+
+def common_part(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without what belongs to the seat looking: what all hero seats must share."""
+    out = {k: v for k, v in view.items() if k not in SEAT_OWN_KEYS}
+    out["heroes"] = [
+        {k: v for k, v in h.items() if k not in PRIVATE_HERO_FIELDS} for h in view["heroes"]
+    ]
+    return out
+
+
+def assert_spectator_view_clean(
+    s: State, view: dict[str, Any], hero_views: dict[int, dict[str, Any]] | None = None
+) -> None:
+    """A spectator sees what every hero seat sees in common, and nothing private to any seat:
+    the heroes' board, no inventories, no actions, and only log entries every hero seat has
+    too, each either word for word or a redacted form with no field the seat's entry lacks."""
+    assert_hero_view_clean(s, SPECTATOR_SEAT, view)
+    assert view["role"] == "spectator" and view["heroes_owned"] == []
+    assert view["legal_actions"] == []
+    assert all(not PRIVATE_HERO_FIELDS & set(h) for h in view["heroes"])
+    for seat in range(2, s.seats + 1):
+        hero_view = hero_views[seat] if hero_views else seat_view(s, seat)
+        assert common_part(view) == common_part(hero_view), f"seat {seat} sees another board"
+        hero_log = {e["seq"]: e for e in hero_view["log"]}
+        for entry in view["log"]:
+            theirs = hero_log.get(entry["seq"])
+            assert theirs is not None, f"seat {seat} has no entry {entry}"
+            assert entry == theirs or set(entry) <= set(theirs), (seat, entry, theirs)

@@ -93,11 +93,11 @@ def playout_with_checks(quest, seats, seed, max_actions, try_every_action=False,
 
 
 def test_two_hundred_short_random_playouts_run_cleanly():
-    outcomes = set()
+    """The loop checks invariants, legality and replays; each game must also get past the first
+    rounds (a playout stuck in round 1 would check almost nothing)."""
     for seed in range(200):
         state = playout_with_checks(RICH, 2 + seed % 4, seed, 100, check_replay=seed % 5 == 0)
-        outcomes.add(state.outcome)
-    assert outcomes  # the loop itself is the test: no exception, invariants, replay
+        assert state.round >= 3 or state.outcome is not None, (seed, state.round)
 
 
 # A small quest that random play finishes in about 140 actions: two rooms, a door, a pit, a

@@ -2,7 +2,7 @@
 
 import pytest
 
-from apps.rules import Attack, Escape, IllegalAction, MonsterAttack, legal_actions
+from apps.rules import Attack, Escape, IllegalAction, MonsterAttack, SearchTraps, legal_actions
 
 from .builders import ZARGON, act, build_quest, place, set_turn, start, zargon_turn
 
@@ -81,8 +81,6 @@ def test_heroes_win_when_the_villain_is_dead_and_every_survivor_escaped():
 
 
 def test_escape_is_the_main_action():
-    from apps.rules import SearchTraps
-
     s = set_turn(place(start(quest()), barbarian=(0, 0)), "barbarian")
     s.villain_defeated = True
     s = act(s, 2, SearchTraps("barbarian")).state

@@ -1,16 +1,19 @@
 """docs/rules.md section 13: what each seat may see. Also random-playout leak checks."""
 
+import json
 import random
 from typing import Any
 
 import pytest
 
 from apps.rules import (
+    SPECTATOR_SEAT,
     Action,
     Attack,
     CastSpell,
     Disarm,
     EndTurn,
+    Give,
     IllegalAction,
     Jump,
     Move,
@@ -18,6 +21,7 @@ from apps.rules import (
     SearchSecretDoors,
     SearchTraps,
     SearchTreasure,
+    SetAutoDrink,
     Throw,
     apply,
     event_for_seat,
@@ -31,8 +35,8 @@ from apps.rules.board import Board
 from apps.rules.playout import random_playout
 from apps.rules.quest import SpecialTreasure
 
-from .builders import act, build_quest, place, set_turn, start, texts
-from .leakcheck import assert_event_clean, assert_hero_view_clean
+from .builders import act, build_quest, place, set_turn, start, texts, zargon_turn
+from .leakcheck import assert_event_clean, assert_hero_view_clean, assert_spectator_view_clean
 
 QUEST = build_quest(
     """
@@ -98,13 +102,42 @@ def test_spell_effects_are_public_but_spell_lists_private():
     assert wizard["effects"] == ["courage"] and "spells" not in wizard
 
 
+def test_a_spectator_sees_the_heroes_common_board_and_nothing_private():
+    s = set_turn(start(QUEST, seats=3), "barbarian")
+    s.heroes["barbarian"].gold = 40
+    s = act(s, 2, Give("barbarian", "elf", "gold", 15)).state  # seats 2 and 3 only
+    s = act(s, 3, SetAutoDrink("wizard", False)).state  # seat 3 only, nothing for the others
+    view = seat_view(s, SPECTATOR_SEAT)
+    assert view["seat"] == SPECTATOR_SEAT and view["role"] == "spectator"
+    assert view["heroes_owned"] == [] and view["legal_actions"] == []
+    assert all("spells" not in h and "gold" not in h for h in view["heroes"])
+    texts_seen = [e["text"] for e in view["log"]]
+    assert "The Barbarian gives something to the Elf." in texts_seen
+    assert not [t for t in texts_seen if "15 gold" in t or "Auto-drink" in t]
+    assert "notes" not in view["quest"] and view["monsters"] == []
+    assert_spectator_view_clean(s, view)
+
+
+def test_a_spectator_cannot_act():
+    s = start(QUEST, seats=3)
+    with pytest.raises(IllegalAction, match="Spectators watch"):
+        apply(s, SPECTATOR_SEAT, EndTurn("barbarian"))
+    with pytest.raises(IllegalAction, match="Spectators watch"):
+        apply(zargon_turn(s.clone()), SPECTATOR_SEAT, {"type": "end_phase"})
+
+
 def check_playout_for_leaks(quest, seats, seed, max_actions):
     def on_step(before, seat, action, transition):
         after = transition.state
+        views = {}
         for hero_seat in range(2, after.seats + 1):
-            assert_hero_view_clean(after, hero_seat, seat_view(after, hero_seat))
+            views[hero_seat] = seat_view(after, hero_seat)
+            assert_hero_view_clean(after, hero_seat, views[hero_seat])
             for event in transition.events:
                 assert_event_clean(after, hero_seat, event_for_seat(event, hero_seat))
+        assert_spectator_view_clean(after, seat_view(after, SPECTATOR_SEAT), views)
+        for event in transition.events:
+            assert_event_clean(after, SPECTATOR_SEAT, event_for_seat(event, SPECTATOR_SEAT))
 
     random_playout(
         quest, seats, seed, max_actions=max_actions, on_step=on_step, chooser=random.Random(seed)
@@ -192,6 +225,54 @@ def test_what_lies_behind_a_wall_never_changes_a_hero_seats_actions_or_refusals(
         assert observation(twin(name, effect)) == baseline, name
 
 
+def spectator_bytes(s):
+    return json.dumps(seat_view(s, SPECTATOR_SEAT), sort_keys=True)
+
+
+def test_what_lies_behind_a_wall_never_changes_a_spectators_view():
+    baseline = spectator_bytes(twin("rock", "none"))
+    for name in TWINS:
+        assert spectator_bytes(twin(name, "none")) == baseline, name
+
+
+def differing_paths(a, b, path=""):
+    """Where two JSON values differ, as paths ("map.squares.3.x")."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return {
+            p
+            for k in a.keys() | b.keys()
+            for p in differing_paths(a.get(k), b.get(k), f"{path}.{k}")
+        }
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        pairs = enumerate(zip(a, b, strict=True))
+        return {p for i, (x, y) in pairs for p in differing_paths(x, y, f"{path}.{i}")}
+    return set() if a == b else {path}
+
+
+def test_twins_differ_for_a_spectator_only_where_the_heroes_discover_something():
+    """The Elf passes through the wall into what differs between the twins: the spectator's
+    bytes differ between two twins only where a hero seat's view differs too (what the heroes
+    found out), and an undiscovered difference (a special treasure) changes nothing."""
+    spectator, hero = {}, {}
+    for name in TWINS:
+        s = act(twin(name, "pass_through_rock"), 2, Move("elf", (3, 1))).state
+        spectator[name] = seat_view(s, SPECTATOR_SEAT)
+        assert_spectator_view_clean(s, spectator[name])
+        hero[name] = seat_view(s, 2)  # the only hero seat of a two-seat game
+    for a in TWINS:
+        for b in TWINS:
+            assert differing_paths(spectator[a], spectator[b]) <= differing_paths(
+                hero[a], hero[b]
+            ), (a, b)
+    assert spectator_bytes_of(spectator["special"]) == spectator_bytes_of(spectator["room"])
+    assert spectator["monster"]["monsters"] and not spectator["room"]["monsters"]
+    assert spectator_bytes_of(spectator["rock"]) != spectator_bytes_of(spectator["room"])
+
+
+def spectator_bytes_of(view):
+    return json.dumps(view, sort_keys=True)
+
+
 def test_pass_through_rock_lists_the_move_east_whatever_lies_there():
     for name in TWINS:
         assert Move("elf", (3, 1)) in legal_actions(twin(name, "pass_through_rock"), 2), name
@@ -272,6 +353,7 @@ def check_hidden_changes_nothing(quest, seats, seed, max_actions, every=8):
             return
         hero_seat = seats_to_move(s)[0]
         assert seat_view(s, hero_seat) == seat_view(scrubbed(s), hero_seat)
+        assert seat_view(s, SPECTATOR_SEAT) == seat_view(scrubbed(s), SPECTATOR_SEAT)
         steps[0] += 1
         if steps[0] % every:
             return

@@ -2,7 +2,7 @@
 
 import pytest
 
-from apps.rules import IllegalAction, RollMovement, legal_actions, new_game, seat_view
+from apps.rules import IllegalAction, RollMovement, apply, legal_actions, new_game, seat_view
 from apps.rules.data import heroes_of_seat
 
 from .builders import build_quest, start
@@ -58,15 +58,11 @@ def test_only_the_seat_owning_a_hero_may_act_for_it():
     s = start(build_quest(ROOM), seats=5)
     assert legal_actions(s, 3) == []
     with pytest.raises(IllegalAction, match="do not control"):
-        from apps.rules import apply
-
         apply(s, 3, RollMovement("barbarian"))
     assert legal_actions(s, 2)
 
 
 def test_zargon_cannot_act_for_a_hero():
-    from apps.rules import apply
-
     s = start(build_quest(ROOM))
     with pytest.raises(IllegalAction):
         apply(s, 1, RollMovement("barbarian"))

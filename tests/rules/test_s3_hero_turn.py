@@ -1,5 +1,7 @@
 """docs/rules.md section 3: a hero's turn (movement, doors, one main action, potions, end turn)."""
 
+from dataclasses import replace
+
 import pytest
 
 from apps.rules import (
@@ -266,8 +268,6 @@ def test_heroes_passing_heroes_a_hero_moves_through_another_hero_never_stopping_
 
 
 def test_a_locked_door_opens_only_to_a_hero_carrying_its_key():
-    from dataclasses import replace
-
     q = build_quest(LINKED, doors=[((3, 0), (4, 0))])
     q = replace(q, doors=(replace(q.doors[0], locked_by="Ember Key"),))
     s = solo(q, barbarian=(3, 0))

@@ -14,10 +14,12 @@ from apps.rules import (
     SearchSecretDoors,
     SearchTreasure,
     legal_actions,
+    load_quest,
     seat_view,
 )
 from apps.rules.board import Board
 from apps.rules.geometry import geometry
+from apps.rules.playout import random_playout
 
 from .builders import ZARGON, act, build_quest, place, set_turn, start, zargon_turn
 
@@ -230,8 +232,6 @@ def test_unrevealed_monsters_never_block_sight():
 def test_every_square_a_heros_sight_line_crosses_is_revealed():
     """What decides a hero's sight (walls, blocked squares, figures) is always on revealed
     squares, so the heroes can work out who they see from what they are shown."""
-    from apps.rules import load_quest
-    from apps.rules.playout import random_playout
 
     def on_step(before, seat, action, transition):
         s = transition.state

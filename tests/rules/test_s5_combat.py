@@ -1,5 +1,7 @@
 """docs/rules.md section 5 (combat) and the weapons of section 10."""
 
+from collections import Counter
+
 import pytest
 
 from apps.rules import (
@@ -7,11 +9,13 @@ from apps.rules import (
     EndTurn,
     IllegalAction,
     MonsterAttack,
+    SearchTreasure,
     TakeBelongings,
     Throw,
     legal_actions,
     seat_view,
 )
+from apps.rules.dice import COMBAT_FACES, Dice, seed_rng
 
 from .builders import ZARGON, act, build_quest, place, set_turn, start, zargon_turn
 
@@ -212,7 +216,6 @@ def test_a_hero_falling_on_their_own_turn_ends_it():
     s.deck = ["hazard", *s.deck]
     s.monsters["mon1"].alive = False
     s.monsters["mon1"].position = None
-    from apps.rules import SearchTreasure
 
     t = act(s, 2, SearchTreasure("barbarian"))
     assert t.state.heroes["barbarian"].status == "fallen"
@@ -308,10 +311,6 @@ def test_thrown_weapons_count_courage_and_a_bare_handed_hero_still_fights_with_o
 
 
 def test_the_combat_die_has_three_skulls_two_white_shields_and_one_black_shield():
-    from collections import Counter
-
-    from apps.rules.dice import COMBAT_FACES, Dice, seed_rng
-
     assert Counter(COMBAT_FACES) == {"skull": 3, "white_shield": 2, "black_shield": 1}
     rolled = Counter(Dice(seed_rng(5)).combats(6000))
     assert set(rolled) == {"skull", "white_shield", "black_shield"}

@@ -1,5 +1,7 @@
 """docs/rules.md section 7: traps."""
 
+from dataclasses import replace
+
 import pytest
 
 from apps.rules import (
@@ -10,6 +12,7 @@ from apps.rules import (
     LeaveBlock,
     Move,
     SearchTraps,
+    SearchTreasure,
     legal_actions,
 )
 
@@ -180,8 +183,6 @@ aaaa
 def chest_room(damage=1):
     q = build_quest(ROOM, furniture=[("chest", [(3, 0)])], traps=[("chest", "fur1")])
     if damage != 1:
-        from dataclasses import replace
-
         q = replace(q, traps=(replace(q.traps[0], damage=damage),))
     s = start(q)
     place(s, dwarf=(0, 1), barbarian=None, elf=None, wizard=None)
@@ -199,8 +200,6 @@ def test_a_chest_trap_is_disarmed_from_a_square_next_to_its_furniture():
 
 
 def test_a_chest_trap_deals_the_quests_damage_is_then_gone_and_ends_the_turn():
-    from apps.rules import SearchTreasure
-
     s = chest_room(damage=3)
     t = act(s, 2, SearchTreasure("dwarf"))
     assert t.state.heroes["dwarf"].body == 4

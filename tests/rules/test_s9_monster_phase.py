@@ -3,13 +3,18 @@
 import pytest
 
 from apps.rules import (
+    Attack,
     EndActivation,
     EndPhase,
     IllegalAction,
     MonsterAttack,
     MonsterMove,
     legal_actions,
+    new_game,
+    seat_view,
 )
+from apps.rules.data import MONSTERS
+from apps.rules.options import OptionsError
 
 from .builders import (
     OPEN_ROOM,
@@ -115,8 +120,6 @@ def test_monsters_never_spring_traps():
 
 
 def test_monster_stats_are_the_table_of_rules_md():
-    from apps.rules.data import MONSTERS
-
     table = {
         kind: (m.move, m.attack, m.defend, m.body, m.mind, m.undead) for kind, m in MONSTERS.items()
     }
@@ -149,8 +152,6 @@ def test_monsters_obey_walls():
 
 # --- the UK edition (room option) ---------------------------------------------------------------
 def test_uk_edition_every_monster_of_the_table_has_one_body_but_a_villain_keeps_its_stats():
-    from apps.rules import new_game
-
     q = build_quest(
         "aaaaaa\naaaaaa",
         monsters=[("gargoyle", (4, 0)), ("mummy", (5, 0)), ("dread_warden", (5, 1))],
@@ -163,8 +164,6 @@ def test_uk_edition_every_monster_of_the_table_has_one_body_but_a_villain_keeps_
 
 
 def test_uk_edition_no_weapon_attacks_diagonally():
-    from apps.rules import Attack, legal_actions, new_game
-
     q = build_quest("aaaaaa\naaaaaa", monsters=[("orc", (1, 1))])
     for edition, allowed in (("us", True), ("uk", False)):
         s = new_game(
@@ -176,9 +175,6 @@ def test_uk_edition_no_weapon_attacks_diagonally():
 
 
 def test_an_unknown_or_malformed_option_is_refused_never_ignored():
-    from apps.rules import new_game
-    from apps.rules.options import OptionsError
-
     q = build_quest("aaaa\naaaa")
     with pytest.raises(OptionsError, match="Unknown option 'editon'"):
         new_game(q, 2, 1, {"editon": "uk"})
@@ -189,8 +185,6 @@ def test_an_unknown_or_malformed_option_is_refused_never_ignored():
 
 
 def test_every_seat_sees_a_revealed_monsters_stat_card():
-    from apps.rules import seat_view
-
     s = monster_phase([("orc", (5, 0)), ("mummy", (7, 1))])
     for seat in (ZARGON, 2):
         cards = {m["kind"]: m for m in seat_view(s, seat)["monsters"]}

@@ -16,17 +16,20 @@ export class Chat {
   }
 
   start() {
-    this.form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      this.send();
-    });
-    this.text.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && !e.shiftKey) {
+    // A spectator's page has no form: the table talk is read-only for them.
+    if (this.form && this.text) {
+      this.form.addEventListener("submit", (e) => {
         e.preventDefault();
         this.send();
-      }
-    });
-    this.text.addEventListener("input", () => this.showCount());
+      });
+      this.text.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" && !e.shiftKey) {
+          e.preventDefault();
+          this.send();
+        }
+      });
+      this.text.addEventListener("input", () => this.showCount());
+    }
     this.older.addEventListener("click", () => this.loadOlder());
     return this.loadLatest();
   }

@@ -1,6 +1,11 @@
+// @ts-check
 // Pure helpers over the seat view: lookups, legal-action queries, reachability. No DOM here.
 
 import { MONSTER_MOVE } from "./names.js";
+
+/** @typedef {import("./seat_view.js").SeatView} SeatView */
+/** @typedef {import("./seat_view.js").Action} Action */
+/** @typedef {import("./seat_view.js").Point} Point */
 
 export const key = (x, y) => `${x},${y}`;
 export const keyOf = (p) => `${p[0]},${p[1]}`;
@@ -22,8 +27,12 @@ function sideBetween(from, to) {
   return null;
 }
 
-/** Lookup tables built once per view. */
+/**
+ * Lookup tables built once per view.
+ * @param {SeatView} view
+ */
 export function indexView(view) {
+  /** @type {Partial<import("./seat_view.js").BoardMap>} */
   const map = view.map ?? {};
   const squares = new Map();
   for (const s of map.squares ?? []) squares.set(key(s.x, s.y), s);
@@ -114,7 +123,13 @@ export function reach(index, start, maxSteps, options = {}) {
   return paths;
 }
 
-/** Legal actions of a given type (optionally filtered by a predicate). */
+/**
+ * Legal actions of a given type (optionally filtered by a predicate).
+ * @param {SeatView} view
+ * @param {string} type
+ * @param {(action: Action) => boolean} [pred]
+ * @returns {Action[]}
+ */
 export function actionsOf(view, type, pred = () => true) {
   return (view.legal_actions ?? []).filter((a) => a.type === type && pred(a));
 }
@@ -132,12 +147,21 @@ function canonical(value) {
   return value;
 }
 
-/** The legal action identical to `action`, if it is still legal in `view`. */
+/**
+ * The legal action identical to `action`, if it is still legal in `view`.
+ * @param {SeatView} view
+ * @param {Action} action
+ * @returns {Action | null}
+ */
 export function findLegal(view, action) {
   return (view.legal_actions ?? []).find((a) => sameAction(a, action)) ?? null;
 }
 
-/** Spells the acting hero may cast now, in the order they first appear. */
+/**
+ * Spells the acting hero may cast now, in the order they first appear.
+ * @param {SeatView} view
+ * @returns {string[]}
+ */
 export function castableSpells(view) {
   const spells = [];
   for (const a of actionsOf(view, "cast")) if (!spells.includes(a.spell)) spells.push(a.spell);
@@ -156,7 +180,13 @@ export function actionKey(action) {
   return JSON.stringify(canonical(action));
 }
 
-/** Legal single-step moves of `who` from `origin`: [{side: "N", action}] in N, E, S, W order. */
+/**
+ * Legal single-step moves of `who` from `origin`: [{side: "N", action}] in N, E, S, W order.
+ * @param {SeatView} view
+ * @param {Point | null} origin
+ * @param {string} [type]
+ * @param {(action: Action) => boolean} [pred]
+ */
 export function stepMoves(view, origin, type = "move", pred = () => true) {
   if (!origin) return [];
   const out = [];
@@ -168,7 +198,11 @@ export function stepMoves(view, origin, type = "move", pred = () => true) {
   return out;
 }
 
-/** Monster ids Zargon may act with now. */
+/**
+ * Monster ids Zargon may act with now.
+ * @param {SeatView} view
+ * @returns {string[]}
+ */
 export function activeMonsterIds(view) {
   const ids = [];
   for (const a of view.legal_actions ?? []) {

@@ -301,6 +301,10 @@ const KNOWN = new Set(Object.keys(CONTROLS));
 /** Buttons for every legal action that is not only a board click. */
 export function renderActions(box, view, index, ui, handlers) {
   const legal = view.legal_actions ?? [];
+  if (view.role === "spectator") {
+    fill(box, el("p", { class: "muted small" }, "You are watching: spectators see what the heroes all see, and do not play."));
+    return;
+  }
   if (!legal.length) {
     fill(box, el("p", { class: "muted small" }, view.outcome ? "No more moves: the quest is over." : "Nothing to do until your turn."));
     return;
