@@ -14,7 +14,7 @@ from django.test import Client
 from apps import rules
 from apps.play.models import Game, GameEvent
 from apps.play.replay import game_replay_page, replay_steps
-from apps.play.table import game_abandon
+from apps.play.table import game_abandon, game_spectators_set
 from apps.rules.data import ZARGON_SEAT
 from apps.rules.dice import COMBAT_FACES, Dice, seed_rng
 
@@ -203,3 +203,18 @@ def make_staff() -> Any:
     admin.is_staff = True
     admin.save()
     return admin
+
+
+def test_spectators_see_the_seal_but_watch_the_replay_only_once_public() -> None:
+    """Spectators are no players: the commitment and its opening, yes; the replay, if shared."""
+    game, users = ambush_hall_game(3, SEED)
+    game_spectators_set(game_id=game.pk, user=users[1], allow=True)
+    game_abandon(game_id=game.pk, by=make_staff())
+    watcher = client_for(make_user())
+    page = watcher.get(f"/games/{game.pk}/").content.decode()
+    assert game.seed_commitment in page and 'id="seed-revealed"' in page
+    assert 'id="replay-link"' not in page
+    assert watcher.get(f"/api/games/{game.pk}/replay").status_code == 404
+    Game.objects.filter(pk=game.pk).update(replay_public=True)
+    assert 'id="replay-link"' in watcher.get(f"/games/{game.pk}/").content.decode()
+    assert watcher.get(f"/api/games/{game.pk}/replay").status_code == 200
