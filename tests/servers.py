@@ -73,6 +73,15 @@ def daphne(env: dict[str, str], log_dir: Path, *, healthy: bool = True) -> Itera
 
     It is ready once `/healthz` answers 200 (or, unless `healthy`, 503 naming what is down).
     """
+    with daphne_process(env, log_dir, healthy=healthy) as (base, _process):
+        yield base
+
+
+@contextmanager
+def daphne_process(
+    env: dict[str, str], log_dir: Path, *, healthy: bool = True
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`daphne`, yielding the process too (a fault test kills it)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = log_dir / f"daphne-{port}.log"
@@ -87,7 +96,7 @@ def daphne(env: dict[str, str], log_dir: Path, *, healthy: bool = True) -> Itera
     )
     try:
         _wait_until_serving(base, process, log, healthy=healthy)
-        yield base
+        yield base, process
     finally:
         process.terminate()
         try:

@@ -44,13 +44,9 @@ class SignUpForm(forms.Form):
         return username
 
     def clean_email(self) -> str:
+        # Never "this email is taken": that would tell anyone who is registered. A taken
+        # address's owner is told by email instead (services.user_sign_up).
         email: str = User.objects.normalize_email(self.cleaned_data["email"])
-        if services.email_is_taken(email=email):
-            raise forms.ValidationError(
-                "An account with that email address already exists. "
-                "Log in, or reset your password if you have forgotten it.",
-                code="email_taken",
-            )
         return email
 
     def clean(self) -> dict[str, Any]:

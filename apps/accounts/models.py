@@ -8,7 +8,10 @@ from django.utils import timezone
 class User(AbstractUser):
     """A player. Custom from day one so profile fields live on the user row."""
 
-    email = models.EmailField("email address", unique=True)
+    # Where turn emails and password resets go: a contact address, not an identity (people log in
+    # with their username). It is not unique, so that sign-up never tells whether an address is
+    # registered: the address's owner is emailed instead (accounts.services.user_sign_up).
+    email = models.EmailField("email address", db_index=True)
     display_name = models.CharField(max_length=60, blank=True)
 
     class TurnEmail(models.TextChoices):
@@ -36,17 +39,12 @@ class User(AbstractUser):
     class Meta:
         verbose_name = "user"
         verbose_name_plural = "users"
-        # "Bob" and "bob" (or two spellings of one email) are the same person to a human.
+        # "Bob" and "bob" are the same person to a human.
         constraints = [
             models.UniqueConstraint(
                 Lower("username"),
                 name="accounts_user_username_ci_unique",
                 violation_error_message="A user with that username already exists.",
-            ),
-            models.UniqueConstraint(
-                Lower("email"),
-                name="accounts_user_email_ci_unique",
-                violation_error_message="An account with that email address already exists.",
             ),
         ]
 

@@ -1,5 +1,6 @@
 """Account operations. Views stay thin and call these; other apps may call them too."""
 
+import functools
 import hashlib
 import logging
 import secrets
@@ -11,7 +12,9 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.mail import send_mail
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from apps.accounts.models import ApiToken, User
@@ -29,26 +32,41 @@ def user_sign_up(*, username: str, email: str, password: str, time_zone: str = "
     """Create a player account. The caller has validated the input (see SignUpForm).
 
     `time_zone` is the browser's (an unknown name is ignored). Raises IntegrityError if the
-    username or email was taken in the meantime.
+    username was taken in the meantime. Usernames are public (seats, chat) and must be unique,
+    so a taken one is said; an email is private, so sign-up answers the same whether or not
+    the address is registered, and a registered address's owner is emailed about the new
+    account instead (they may know it is theirs; if not, someone tried their address).
     """
+    email = User.objects.normalize_email(email)
     with transaction.atomic():
-        return User.objects.create_user(
+        earlier = list(User.objects.filter(email__iexact=email).values_list("username", flat=True))
+        user = User.objects.create_user(
             username=username,
-            email=User.objects.normalize_email(email),
+            email=email,
             password=password,
             time_zone=time_zone if time_zone in time_zone_names() else "",
         )
+        if earlier:
+            transaction.on_commit(
+                functools.partial(_email_address_reused, email, username, earlier)
+            )
+    return user
+
+
+def _email_address_reused(email: str, username: str, earlier: list[str]) -> None:
+    """Tell an address's owner that another account was signed up with it."""
+    body = render_to_string(
+        "accounts/email_address_reused.txt",
+        {"username": username, "earlier": earlier, "site_url": settings.SITE_URL},
+    )
+    try:
+        send_mail("A new Ashen Vault account uses your email address", body, None, [email])
+    except Exception:  # the account exists either way; the notice is a courtesy
+        logger.warning("could not tell %d earlier accounts about a new one", len(earlier))
 
 
 def username_is_taken(*, username: str) -> bool:
     return User.objects.filter(username__iexact=username).exists()
-
-
-def email_is_taken(*, email: str, exclude_user: User | None = None) -> bool:
-    users = User.objects.filter(email__iexact=email)
-    if exclude_user is not None:
-        users = users.exclude(pk=exclude_user.pk)
-    return users.exists()
 
 
 # The emails one can turn off from an email's own unsubscribe link (notifications app).

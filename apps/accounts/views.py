@@ -38,7 +38,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 time_zone=form.cleaned_data.get("time_zone") or "",
             )
         except IntegrityError:
-            form.add_error(None, "That username or email address was just taken. Try another.")
+            form.add_error(None, "That username was just taken. Try another.")
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome to the Ashen Vault, {user.shown_name}!")

@@ -124,7 +124,14 @@ def campaign_room_create(
                 "play it (or leave it) before starting another."
             )
         try:
-            room = room_create(host=host, name=name, seat_count=seat_count, quest_slug=quest_slug)
+            # The party's own table: its seats lead to the sheets, so only its invite seats anyone.
+            room = room_create(
+                host=host,
+                name=name,
+                seat_count=seat_count,
+                quest_slug=quest_slug,
+                invite_only=True,
+            )
         except RoomError as error:
             raise CampaignError(error.message) from None
         CampaignRoom.objects.create(campaign=campaign, room=room)

@@ -31,7 +31,8 @@ def _sheet(request: HttpRequest, campaign_id: int, sheet_id: int) -> CharacterSh
 @require_GET
 def campaign_list(request: HttpRequest) -> HttpResponse:
     campaigns = selectors.campaigns_for(user=cast(User, request.user)).select_related("owner")
-    return render(request, "campaigns/list.html", {"campaigns": campaigns})
+    rows = [(c, selectors.campaign_next_quest(campaign=c)) for c in campaigns]
+    return render(request, "campaigns/list.html", {"rows": rows})
 
 
 @login_required

@@ -80,6 +80,30 @@ def absolute_url(url: str) -> str:
 # --- sending (the outbox) ----------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Notice:
+    """One notification to write (see `notification_send` for the fields)."""
+
+    user: User
+    kind: str
+    title: str
+    body: str = ""
+    url: str = ""
+    topic: str = ""
+    email: bool = True
+
+    def row(self) -> Notification:
+        return Notification(
+            user=self.user,
+            kind=Kind(self.kind),
+            title=self.title.strip()[:TITLE_MAX_LENGTH],
+            body=self.body,
+            url=self.url[:URL_MAX_LENGTH],
+            topic=self.topic[:TOPIC_MAX_LENGTH],
+            emailable=self.email,
+        )
+
+
 def notification_send(
     *,
     user: User,
@@ -95,17 +119,22 @@ def notification_send(
     `email=False`: never email it (the live push and the list only); otherwise the user's choices
     decide at delivery time.
     """
-    notification = Notification.objects.create(
-        user=user,
-        kind=Kind(kind),
-        title=title.strip()[:TITLE_MAX_LENGTH],
-        body=body,
-        url=url[:URL_MAX_LENGTH],
-        topic=topic[:TOPIC_MAX_LENGTH],
-        emailable=email,
-    )
-    transaction.on_commit(lambda: deliver_enqueue([notification.pk]))
-    return notification
+    notice = Notice(user=user, kind=kind, title=title, body=body, url=url, topic=topic, email=email)
+    return notifications_send(notices=[notice])[0]
+
+
+def notifications_send(*, notices: list[Notice]) -> list[Notification]:
+    """`notification_send` for several at once: one INSERT, one delivery task after commit.
+
+    A turn change tells every player to move; each of them costing a statement and a broker
+    message of its own would slow the action that changed the turn.
+    """
+    if not notices:
+        return []
+    notifications = Notification.objects.bulk_create([notice.row() for notice in notices])
+    ids = [notification.pk for notification in notifications]
+    transaction.on_commit(lambda: deliver_enqueue(ids))
+    return notifications
 
 
 def notification_deliver(*, notification_id: int, now: datetime | None = None) -> bool:

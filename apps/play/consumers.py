@@ -21,10 +21,13 @@ page's heartbeat pings keep it fresh, and while it lasts no email is sent about 
 
 import asyncio
 import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.accounts.limits import rate_limit_exceeded
@@ -48,6 +51,17 @@ CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 # Views being built in this process, by (game, seat): sockets of one seat poked at once wait for
 # the same build instead of each starting its own.
 _building: dict[tuple[int, int], "asyncio.Future[SeatView]"] = {}
+
+# Django runs every request of a process on one thread; `database_sync_to_async` would queue the
+# sockets' view builds on that thread too, behind the requests (and the requests behind them),
+# so under load a frame reached the screen seconds after its POST returned. The builds run on
+# threads of their own instead (each holds at most one pooled connection while it runs).
+VIEW_BUILD_THREADS = 2
+_view_builders = ThreadPoolExecutor(VIEW_BUILD_THREADS, thread_name_prefix="seat-views")
+
+
+def _on_view_builders(func: Callable[..., SeatView]) -> Callable[..., Any]:
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_view_builders)
 
 
 async def _newest_view(game_id: int, seat: int, at_least: int) -> SeatView:
@@ -82,12 +96,30 @@ async def _build(game_id: int, seat: int) -> SeatView:
 
 
 async def _current_view(game_id: int, seat: int, *, state_needed: bool) -> SeatView:
-    return await database_sync_to_async(game_seat_view_encoded)(
+    view: SeatView = await _on_view_builders(game_seat_view_encoded)(
         game_id=game_id, seat=seat, state_needed=state_needed
     )
+    return view
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class OffRequestThreadConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """A consumer whose messages are handled without a hop onto the request thread.
+
+    Channels' `dispatch` first closes old database connections through the thread that serves
+    the process's requests, so every message to every socket (a "game changed" poke to each
+    watcher) waited behind the requests in flight. Here every database call goes through
+    `DatabaseSyncToAsync`, which closes old connections around each call itself, so that hop
+    is left out.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class GameConsumer(OffRequestThreadConsumer):
     game_id: int
     seat: int | None = None
     group: str | None = None
@@ -216,7 +248,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json({"type": "error", "error": error})
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class LobbyConsumer(OffRequestThreadConsumer):
     """The lobby's websocket (`/ws/lobby/`): content-free pokes when the lobby would change.
 
     It listens to every room's changes (rooms created, filled, launched, finished) and to the

@@ -15,7 +15,7 @@ from django.urls import reverse
 from apps import rules
 from apps.accounts.models import User
 from apps.accounts.services import user_zone
-from apps.notifications.services import Kind, notification_send
+from apps.notifications.services import Kind, Notice, notification_send, notifications_send
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.models import Game
 from apps.rooms.models import Room
@@ -86,8 +86,8 @@ def turn_notices_send(*, game: Game, state: rules.State, reminder: bool = False)
             "zargon": "Zargon won",
             "abandoned": "the game was ended by an administrator",
         }.get(game.outcome, game.outcome)
-        for player in users.values():
-            notification_send(
+        over = [
+            Notice(
                 user=player,
                 kind=Kind.GAME_OVER,
                 title=f"Game over in {room.name}: {outcome}",
@@ -95,23 +95,26 @@ def turn_notices_send(*, game: Game, state: rules.State, reminder: bool = False)
                 url=url,
                 topic=topic,
             )
-        return len(users)
+            for player in users.values()
+        ]
+        return len(notifications_send(notices=over))
     clock = game_clock(game, state, users)
-    sent = 0
+    notices = []
     for seat in rules.seats_to_move(state):
         user = users.get(seat)
         if user is None or (reminder and not user.reminders):
             continue
-        notification_send(
-            user=user,
-            kind=Kind.REMINDER if reminder else Kind.YOUR_TURN,
-            title=_turn_title(state, seat, room, reminder=reminder),
-            body=_turn_body(state, seat, clock, room, user),
-            url=url,
-            topic=topic,
+        notices.append(
+            Notice(
+                user=user,
+                kind=Kind.REMINDER if reminder else Kind.YOUR_TURN,
+                title=_turn_title(state, seat, room, reminder=reminder),
+                body=_turn_body(state, seat, clock, room, user),
+                url=url,
+                topic=topic,
+            )
         )
-        sent += 1
-    return sent
+    return len(notifications_send(notices=notices))
 
 
 def timeout_notice_send(*, game: Game, seat: int, limit: timedelta) -> None:
@@ -153,8 +156,8 @@ def chat_notices_send(*, game: Game, speaker: User, name: str, text: str) -> int
         user for user in seat_users(game).values() if user.pk != speaker.pk and user.email_chat
     ]
     body = text if len(text) <= CHAT_NOTICE_BODY_LENGTH else text[:CHAT_NOTICE_BODY_LENGTH] + "…"
-    for user in listeners:
-        notification_send(
+    notices = [
+        Notice(
             user=user,
             kind=Kind.CHAT,
             title=f"{name} in {room.name}",
@@ -162,4 +165,6 @@ def chat_notices_send(*, game: Game, speaker: User, name: str, text: str) -> int
             url=game_url(game),
             topic=game_topic(game_id=game.pk),
         )
-    return len(listeners)
+        for user in listeners
+    ]
+    return len(notifications_send(notices=notices))

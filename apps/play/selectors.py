@@ -409,7 +409,7 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
             ),
             my_seat=Subquery(my_seat),
         )
-        .filter(Q(free__gt=0) | Q(my_seat__isnull=False) | Q(host=user))
+        .filter(Q(free__gt=0, invite_only=False) | Q(my_seat__isnull=False) | Q(host=user))
         .select_related("quest", "host")
         .order_by("-created")[:limit]
     )

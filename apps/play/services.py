@@ -218,7 +218,7 @@ def _ai_to_move(game: Game, state: rules.State) -> bool:
     return (
         state.outcome is None
         and rules.seats_to_move(state) == [ZARGON_SEAT]
-        and Room.objects.filter(pk=game.room_id, zargon=Room.Zargon.AI).exists()
+        and game.room.zargon == Room.Zargon.AI  # the room came with the locked row
     )
 
 

@@ -5,13 +5,13 @@ keeps each saved source as a numbered revision and marks the quest as the admin'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -77,6 +77,10 @@ class QuestDefinitionForm(forms.ModelForm[QuestDefinition]):
             quest = parse_quest_text(text, name=upload.name if upload else f"{slug}.yaml")
         except QuestFileError as exc:
             self.add_error(field, exc.problems)
+            if upload:  # nothing lost: the file comes back in the editor, lines as numbered
+                data = cast(QueryDict, self.data).copy()
+                data["source"] = text
+                self.data = data
             return cleaned
         if self.instance.pk and quest.slug != self.instance.slug:
             self.add_error(

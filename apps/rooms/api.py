@@ -162,9 +162,9 @@ def get_room(request: HttpRequest, room_id: int) -> RoomOut:
 
 
 @router.post("/{room_id}/seats/{number}", response={200: RoomOut, **ERRORS})
-def take_seat(request: HttpRequest, room_id: int, number: int) -> RoomOut:
-    _visible_room(request, room_id)
-    services.room_seat_take(room_id=room_id, user=_user(request), number=number)
+def take_seat(request: HttpRequest, room_id: int, number: int, invite: str = "") -> RoomOut:
+    """`invite`: the room's invite code, needed to join an invite-only (campaign) room."""
+    services.room_seat_take(room_id=room_id, user=_user(request), number=number, invite_code=invite)
     return _room_out(_visible_room(request, room_id))
 
 

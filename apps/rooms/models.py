@@ -37,6 +37,9 @@ class Room(models.Model):
     # Room options the engine plays by (apps/rules/options.py): edition, spell_draft,
     # heroes_pass_heroes. Checked by rooms.services.room_create; never holds an unknown one.
     options = models.JSONField(default=dict, blank=True)
+    # Not in the lobby; only the invite link seats a stranger (campaign rooms: the party's own
+    # table, whose seats lead to the campaign's character sheets).
+    invite_only = models.BooleanField(default=False)
     # A site setting, not a rule of the game: logged-in visitors may watch the quest in play
     # (the heroes' common view, read-only chat). The host chooses it and may change it any time.
     allow_spectators = models.BooleanField(default=False)

@@ -8,6 +8,7 @@ play) and sets `room.status` to playing.
 import asyncio
 import functools
 import logging
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -134,6 +135,7 @@ def room_create(
     reminder_after: timedelta | None = None,
     options: dict[str, Any] | None = None,
     zargon: str = Room.Zargon.HUMAN,
+    invite_only: bool = False,
     allow_spectators: bool = False,
 ) -> Room:
     """Create an open room with empty seats 1..seat_count. The host still has to take a seat.
@@ -144,6 +146,7 @@ def room_create(
     2..seat_count and the monster AI plays every Zargon phase as soon as the heroes are done).
     `options`: the room options (docs/rules.md 3, 8, 9: edition, spell_draft,
     heroes_pass_heroes); an unknown or malformed one is refused, never stored.
+    `invite_only`: the room is not listed in the lobby, and only its invite link seats someone.
     `allow_spectators`: logged-in people without a seat may watch the quest once it runs.
     """
     name = _validated_name(name)
@@ -165,6 +168,7 @@ def room_create(
             reminder_after=reminder_after,
             options=options,
             zargon=zargon,
+            invite_only=invite_only,
             allow_spectators=allow_spectators,
         )
         Seat.objects.bulk_create(
@@ -241,10 +245,20 @@ def _seat_of_number(room: Room, number: int) -> Seat:
     return seat
 
 
-def room_seat_take(*, room_id: int, user: User, number: int) -> Seat:
-    """Sit `user` in seat `number`, moving them from any other seat they held in the room."""
+def room_seat_take(*, room_id: int, user: User, number: int, invite_code: str = "") -> Seat:
+    """Sit `user` in seat `number`, moving them from any other seat they held in the room.
+
+    A room the user may not see (launched without them, or invite-only) does not exist for them
+    (RoomNotFound), unless they bring the `invite_code` of an open room.
+    """
     with transaction.atomic():
         room = _locked_room(room_id)
+        invited = room.status == Room.Status.OPEN and secrets.compare_digest(
+            invite_code.encode(),
+            room.invite_code.encode(),  # bytes: any text compares
+        )
+        if not (invited or room_visible_to(room=room, user=user)):
+            raise RoomNotFound("There is no such room.")
         _require_open(room)
         seat = _seat_of_number(room, number)
         if number < room.first_player_seat:
@@ -292,9 +306,13 @@ def room_cancel(*, room_id: int, user: User) -> str:
     return name
 
 
-def room_by_invite(*, code: str) -> Room:
+def room_by_invite(*, code: str, user: User | AnonymousUser) -> Room:
+    """The room an invite link leads to. Once launched, it leads nowhere for a non-member: the
+    same answer as a wrong code, with nothing of the room (name, quest, players)."""
     room = Room.objects.select_related("host", "quest").filter(invite_code=code).first()
-    if room is None:
+    if room is None or (
+        room.status != Room.Status.OPEN and not room_is_member(room=room, user=user)
+    ):
         raise RoomNotFound("That invite link doesn't lead to any room. Check it and try again.")
     return room
 
@@ -340,10 +358,14 @@ def room_is_member(*, room: Room, user: User | AnonymousUser) -> bool:
 
 
 def room_visible_to(*, room: Room, user: User | AnonymousUser) -> bool:
-    """Anyone logged in may see an open room (to join it); once launched, only its members."""
+    """Anyone logged in may see an open room (to join it); once launched, only its members.
+
+    An invite-only room is its members' alone (others reach it by its invite link only).
+    """
     if not user.is_authenticated:
         return False
-    return room.status == Room.Status.OPEN or room_is_member(room=room, user=user)
+    listed = room.status == Room.Status.OPEN and not room.invite_only
+    return listed or room_is_member(room=room, user=user)
 
 
 def room_seat_summaries(*, room: Room) -> list[SeatSummary]:

@@ -11,4 +11,5 @@ urlpatterns = [
     path("<int:room_id>/seats/<int:number>/take", views.seat_take, name="seat_take"),
     path("<int:room_id>/seats/leave", views.seat_leave, name="seat_leave"),
     path("<int:room_id>/cancel", views.room_cancel, name="cancel"),
+    path("<int:room_id>/spectators", views.spectators, name="spectators"),
 ]

@@ -94,7 +94,7 @@ def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
 def room_join(request: HttpRequest, code: str) -> HttpResponse:
     """The invite link: whoever holds it sees the room page, and can take a free seat."""
     try:
-        room = services.room_by_invite(code=code)
+        room = services.room_by_invite(code=code, user=cast(User, request.user))
     except services.RoomNotFound as error:
         raise Http404(error.message) from None
     return _room_page(request, room)
@@ -104,11 +104,18 @@ def room_join(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def seat_take(request: HttpRequest, room_id: int, number: int) -> HttpResponse:
     try:
-        services.room_seat_take(room_id=room_id, user=cast(User, request.user), number=number)
+        services.room_seat_take(
+            room_id=room_id,
+            user=cast(User, request.user),
+            number=number,
+            invite_code=request.POST.get("invite", ""),  # an invite-only room asks for it
+        )
     except services.RoomNotFound:
         raise Http404("No such room.") from None
     except services.RoomError as error:
         messages.error(request, error.message)
+        if invite := request.POST.get("invite", ""):  # not a member yet: back to the invite
+            return redirect("rooms:join", code=invite)
     else:
         messages.success(request, f"You took seat {number}.")
     return redirect("rooms:detail", room_id=room_id)
@@ -140,3 +147,28 @@ def room_cancel(request: HttpRequest, room_id: int) -> HttpResponse:
         return redirect("rooms:detail", room_id=room_id)
     messages.success(request, f"Room “{name}” is cancelled.")
     return redirect("home")
+
+
+@login_required
+@require_POST
+def spectators(request: HttpRequest, room_id: int) -> HttpResponse:
+    """The host lets spectators watch the quest once it runs, or not (the game page has the same
+    switch; that one also closes the sockets of spectators already watching)."""
+    allow = request.POST.get("allow") == "on"
+    room = Room.objects.filter(pk=room_id).only("status").first()
+    if room is not None and room.status != Room.Status.OPEN:
+        # Only the game page's switch tells the sockets of spectators already watching.
+        messages.error(request, "The quest has started: change this on the game page.")
+        return redirect("rooms:detail", room_id=room_id)
+    try:
+        services.room_spectators_set(room_id=room_id, user=cast(User, request.user), allow=allow)
+    except services.RoomNotFound:
+        raise Http404("No such room.") from None
+    except services.RoomError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            "Spectators may watch the quest." if allow else "Spectators may not watch the quest.",
+        )
+    return redirect("rooms:detail", room_id=room_id)

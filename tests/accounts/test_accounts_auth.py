@@ -153,3 +153,25 @@ def test_password_reset_email_uses_the_display_name(client: Client, player: User
     client.post(reverse("password_reset"), {"email": "brenna@example.com"})
 
     assert "Hello Brenna & the <Axe>," in mail.outbox[0].body
+
+
+def test_password_reset_answers_the_same_for_an_unknown_email(client: Client, player: User) -> None:
+    """Django's reset view redirects to "check your email" either way: nothing is revealed."""
+    known = client.post(reverse("password_reset"), {"email": "brenna@example.com"})
+    unknown = Client().post(reverse("password_reset"), {"email": "nobody@example.com"})
+
+    assert (known.status_code, known["Location"]) == (unknown.status_code, unknown["Location"])
+    assert [m.to for m in mail.outbox] == [["brenna@example.com"]]
+
+
+def test_password_reset_for_a_shared_email_reaches_each_account(
+    client: Client, player: User
+) -> None:
+    User.objects.create_user(username="brenna2", email="brenna@example.com", password="x-9-y")
+
+    client.post(reverse("password_reset"), {"email": "brenna@example.com"})
+
+    assert sorted(m.body.split("Hello ", 1)[1].split(",", 1)[0] for m in mail.outbox) == [
+        "brenna",
+        "brenna2",
+    ]

@@ -1,11 +1,13 @@
 from typing import Any
 
 import pytest
+from django.core import mail
 from django.db import IntegrityError, transaction
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from apps.accounts import services
+from apps.accounts.forms import SignUpForm
 from apps.accounts.models import User
 
 pytestmark = pytest.mark.django_db
@@ -66,14 +68,39 @@ def test_sign_up_with_taken_username_shows_error_and_saves_nothing(
     assert "_auth_user_id" not in client.session
 
 
-def test_sign_up_with_taken_email_shows_error_and_saves_nothing(
+def test_sign_up_with_a_registered_email_answers_as_for_a_new_one(
     client: Client, player: User
 ) -> None:
-    response = _sign_up(client, email="Brenna@EXAMPLE.com")
+    """Sign-up never tells whether an address is registered: the same redirect, the same
+    welcome; the address's owner is emailed about the new account instead."""
+    fresh = _sign_up(Client(), username="ulla", email="ulla@example.com")
+    mail.outbox.clear()
 
-    assert response.status_code == 200
-    assert "already exists" in response.context["form"].errors["email"][0]
-    assert User.objects.count() == 1
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        taken = _sign_up(client, email="Brenna@EXAMPLE.com")
+
+    assert (taken.status_code, taken["Location"]) == (fresh.status_code, fresh["Location"])
+    assert b"already" not in client.get(reverse("home")).content
+    thorin = User.objects.get(username="thorin")
+    assert thorin.email == "Brenna@example.com"
+    assert client.session["_auth_user_id"] == str(thorin.pk)
+    [notice] = mail.outbox
+    assert notice.to == ["Brenna@example.com"]
+    assert '"thorin"' in notice.body and '"brenna"' in notice.body
+    assert "password_reset" in notice.body
+
+
+def test_sign_up_with_a_new_email_sends_no_notice(client: Client) -> None:
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        _sign_up(client)
+
+    assert mail.outbox == []
+
+
+def test_the_sign_up_form_has_no_taken_email_error(player: User) -> None:
+    form = SignUpForm({**GOOD, "email": "brenna@example.com"})
+
+    assert form.is_valid(), form.errors
 
 
 def test_sign_up_with_weak_password_is_rejected_by_the_validators(client: Client) -> None:
@@ -132,11 +159,16 @@ def test_signed_in_user_visiting_sign_up_is_sent_home(player_client: Client) -> 
     assert response["Location"] == reverse("home")
 
 
-def test_database_rejects_usernames_and_emails_differing_only_in_case(player: User) -> None:
+def test_database_rejects_usernames_differing_only_in_case(player: User) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         User.objects.create_user(username="Brenna", email="other@example.com", password="x")
-    with pytest.raises(IntegrityError), transaction.atomic():
-        User.objects.create_user(username="other", email="BRENNA@example.com", password="x")
+
+
+def test_an_email_address_may_belong_to_several_accounts(player: User) -> None:
+    """It is where emails go, not who one is: unique, it would reveal who is registered."""
+    User.objects.create_user(username="other", email="BRENNA@example.com", password="x")
+
+    assert User.objects.filter(email__iexact="brenna@example.com").count() == 2
 
 
 def test_sign_up_losing_a_race_for_the_username_shows_error_instead_of_crashing(

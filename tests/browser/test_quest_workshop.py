@@ -46,7 +46,6 @@ def workshop_site(site_env: dict[str, str], tmp_path: Path) -> Iterator[str]:  #
 
 
 def test_the_preview_draws_zargons_start_board(chromium: str, workshop_site: str) -> None:  # noqa: F811
-
     quest = parse_quest_file(QUESTS_DIR / "ashen_vault.yaml")
     problems: list[str] = []
     with sync_playwright() as pw:
@@ -71,10 +70,23 @@ def test_the_preview_draws_zargons_start_board(chromium: str, workshop_site: str
             squares = page.locator("svg#board .squares rect.sq").count()
             monsters = page.locator("svg#board .figure.monster").count()
             heroes = page.locator("svg#board .figure.hero").count()
+
+            # A broken file uploaded from the add page: its problems, by line, under the upload.
+            page.goto(f"{workshop_site}/admin/quests/questdefinition/add/")
+            broken = b"name: Broken Keep\nslug: broken_keep\nmap: 7\n"
+            page.set_input_files(
+                "#id_upload",
+                {"name": "broken_keep.yaml", "mimeType": "application/yaml", "buffer": broken},
+            )
+            page.click("input[name=_save]")
+            page.wait_for_selector(".errorlist")
+            page.screenshot(path=str(SHOTS / "quest-upload-problems.png"), full_page=True)
+            listed = page.locator(".errorlist li").all_text_contents()
         finally:
             browser.close()
 
     assert squares == len(quest.square_area)
     assert monsters == len(quest.monsters)  # Zargon's view: the unrevealed ones too
     assert heroes == 4
+    assert "broken_keep.yaml line 3, map: should be a valid string, got 7" in listed
     assert problems == []

@@ -65,7 +65,7 @@ def test_a_spectator_watches_a_move_live_and_sees_nothing_hidden(
             host.page.fill("#id_name", "Open table")
             host.page.select_option("#id_seats", "2")
             host.page.check("#id_allow_spectators")
-            host.page.click("form button[type=submit]")
+            host.page.click("form[action$='/rooms/new'] button[type=submit]")
             host.page.wait_for_load_state()
             take_seat(host, 1)
             invite = host.page.input_value("#invite-url")

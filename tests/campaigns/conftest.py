@@ -45,7 +45,8 @@ def campaign_game(campaign: Campaign, owner: User) -> CampaignGame:
         )
         player = player or make_user()
         room_seat_take(room_id=room.pk, user=owner, number=1)
-        room_seat_take(room_id=room.pk, user=player, number=2)
+        # A campaign room seats strangers by its invite only.
+        room_seat_take(room_id=room.pk, user=player, number=2, invite_code=room.invite_code)
         return game_launch(room_id=room.pk, user=owner, seed=seed), {1: owner, 2: player}
 
     return make

@@ -45,6 +45,25 @@ def test_strangers_see_nothing(campaign: Campaign) -> None:
     assert Client().get("/campaigns/").status_code == 302  # to the login page
 
 
+def test_a_campaign_room_is_joined_by_invite_only(campaign: Campaign, owner: User) -> None:
+    """Its seats lead to the party's sheets: a stranger neither sees it in the lobby nor takes
+    one of its free seats, and so never reads the sheets; the invited friend does both."""
+    client_for(owner).post(f"/campaigns/{campaign.pk}/next", {"name": "Into the vault", "seats": 3})
+    room = Room.objects.get(name="Into the vault")
+    stranger, friend = client_for(make_user()), client_for(make_user())
+
+    assert "Into the vault" not in stranger.get("/").content.decode()
+    assert stranger.get(f"/rooms/{room.pk}/").status_code == 404
+    assert stranger.post(f"/rooms/{room.pk}/seats/2/take").status_code == 404
+    assert stranger.post(f"/api/rooms/{room.pk}/seats/2").status_code == 404
+    assert stranger.get(f"/campaigns/{campaign.pk}/").status_code == 404
+    assert not room.seats.filter(user__isnull=False).exists()
+
+    friend.post(f"/rooms/{room.pk}/seats/2/take", {"invite": room.invite_code})
+    assert room.seats.get(number=2).user is not None
+    assert "The Lantern Company" in friend.get(f"/campaigns/{campaign.pk}/").content.decode()
+
+
 def test_start_the_next_quest(campaign: Campaign, owner: User) -> None:
     client = client_for(owner)
     response = client.post(f"/campaigns/{campaign.pk}/next", {"name": "Into the vault", "seats": 3})

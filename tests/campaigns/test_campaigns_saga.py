@@ -157,3 +157,14 @@ def test_a_retried_quest_offers_to_try_again(
     page = client_for(owner).get(f"/campaigns/{campaign.pk}/").content.decode()
 
     assert "Try again" in page and "retreated" in page
+
+
+def test_the_campaign_list_says_where_each_party_stands(
+    campaign: Campaign, owner: User, campaign_game: CampaignGame
+) -> None:
+    client = client_for(owner)
+    assert "next: The Ashen Vault (chapter 1)" in client.get("/campaigns/").content.decode()
+
+    win(campaign_game()[0])
+
+    assert "next: The Smoke Warrens (chapter 2)" in client.get("/campaigns/").content.decode()

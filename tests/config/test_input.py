@@ -7,6 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from apps.rooms.models import Room
+
 pytestmark = pytest.mark.django_db
 
 NUL, SURROGATE = "a\x00b", "a\ud800b"
@@ -66,3 +68,34 @@ def test_ordinary_text_passes(signed_in: Client) -> None:
         content_type="application/json",
     )
     assert response.status_code == 422  # judged by the site: no such quest
+
+
+def test_admin_forms_and_searches_are_guarded_by_the_same_gate() -> None:
+    """The admin's own forms go through the one middleware too: nothing reaches a model.
+
+    Forms and queries carry NULs (a lone surrogate has no UTF-8 form); JSON carries both.
+    """
+
+    keeper = get_user_model().objects.create_superuser(
+        username="keeper", email="keeper@example.com", password="lantern-crypt-7781"
+    )
+    admin = Client()
+    admin.force_login(keeper)
+    change_user = f"/admin/accounts/user/{keeper.pk}/change/"
+    room_form = {"name": NUL, "seat_count": "3", "status": "open", "zargon": "human"}
+
+    responses = [
+        admin.post(change_user, {"username": NUL, "email": "keeper@example.com"}),
+        admin.post("/admin/rooms/room/add/", room_form),
+        admin.get("/admin/accounts/user/", {"q": NUL}),
+        admin.get("/admin/rooms/room/", {"q": NUL}),
+        Client().post("/admin/login/", {"username": NUL, "password": "x"}),
+        *(
+            admin.post(change_user, json_body({"username": bad}), content_type="application/json")
+            for bad in (NUL, SURROGATE)
+        ),
+    ]
+
+    assert [r.status_code for r in responses] == [400] * len(responses)
+    keeper.refresh_from_db()
+    assert keeper.username == "keeper" and not Room.objects.exists()

@@ -228,6 +228,39 @@ def test_only_the_host_toggles_spectators(make_game: GameMaker) -> None:
     assert not game.room.allow_spectators
 
 
+@pytest.mark.django_db
+def test_the_host_switches_spectators_on_the_open_room_page(make_room: RoomMaker) -> None:
+    room, users = make_room(2, fill=False)
+    host = client_for(users[1])
+    page = host.get(f"/rooms/{room.pk}/").content.decode()
+    assert 'id="room-spectators-form"' in page and "Not allowed" in page
+
+    answer = host.post(f"/rooms/{room.pk}/spectators", {"allow": "on"}, follow=True)
+    assert "May watch the quest" in answer.content.decode()
+    stranger = client_for(make_user())
+    stranger.post(f"/rooms/{room.pk}/spectators", {"allow": "off"})
+    room.refresh_from_db()
+    assert room.allow_spectators  # only the host decides
+
+
+@pytest.mark.django_db
+def test_after_the_launch_the_invite_offers_watching_and_the_switch_is_on_the_game_page(
+    make_game: GameMaker,
+) -> None:
+    game, users = watched_game(make_game)
+    invite = f"/rooms/join/{game.room.invite_code}"
+    page = client_for(users[0]).get(invite).content.decode()
+    assert 'id="locked-out"' in page and 'id="watch-link"' in page
+    assert f'href="/games/{game.pk}/"' in page
+
+    answer = client_for(users[1]).post(
+        f"/rooms/{game.room_id}/spectators", {"allow": "off"}, follow=True
+    )
+    assert "change this on the game page" in answer.content.decode()
+    game.room.refresh_from_db()
+    assert game.room.allow_spectators
+
+
 # --- live --------------------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.core import mail
 from django.db import OperationalError, connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps import rules
@@ -544,3 +545,38 @@ def test_racing_sweeps_time_a_turn_out_once(postgres: None, make_game: GameMaker
     assert sorted(results) == [[], [], [], [game.pk]]
     assert len(system_actions(game)) == 1
     assert len(notes(users[2], "timeout")) == 1
+
+
+def test_the_sweeps_cost_per_stalled_game_is_bounded(
+    make_room: RoomMaker, time_machine: Any, django_capture_on_commit_callbacks: Capture
+) -> None:
+    """Each stalled game costs the sweep the same few statements: three cost at most three
+    times one (nothing grows with the number of games, or with what players sent before)."""
+    first, _ = launch(make_room, seats=2, limit=HOUR)
+    later = [launch(make_room, seats=2)[0] for _ in range(3)]  # no limit yet
+    for game in later:  # the player on turn sends actions under the sweep's own keys
+        for n, key in enumerate(every_sweep_key(game)):
+            game.refresh_from_db()
+            action = {"type": "set_auto_drink", "hero": "barbarian", "on": n % 2 == 0}
+            quest_apply_action(
+                game_id=game.pk, seat=2, action=action, expected_version=game.version, key=key
+            )
+    time_machine.move_to(timezone.now() + 2 * HOUR)
+
+    def sweep_statements() -> tuple[int, list[int]]:
+        with (
+            CaptureQueriesContext(connection) as queries,
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            report = turns_sweep()
+        return len(queries), report.timed_out
+
+    one, one_out = sweep_statements()
+    idle, idle_out = sweep_statements()
+    Room.objects.filter(game__in=later).update(turn_time_limit=HOUR)
+    three, three_out = sweep_statements()
+
+    assert (one_out, idle_out, sorted(three_out)) == ([first.pk], [], [g.pk for g in later])
+    per_game = one - idle
+    assert per_game <= 60, per_game
+    assert three - idle <= 3 * per_game, (three, idle, per_game)

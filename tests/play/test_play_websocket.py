@@ -1,5 +1,7 @@
 """The game websocket: views on connect and after every change, refusals, frames."""
 
+import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -206,3 +208,23 @@ async def test_refresh_frames_are_rate_limited(make_game: GameMaker, settings: A
     await communicator.send_json_to({"type": "ping"})  # the socket lives on
     assert await communicator.receive_json_from() == {"type": "pong"}
     await communicator.disconnect()
+
+
+async def test_a_new_view_reaches_the_socket_while_the_request_thread_is_busy(
+    make_game: GameMaker,
+) -> None:
+    """Django serves a process's requests on one thread; a socket's view is built on threads of
+    its own, so a frame is not queued behind the requests (nor they behind it)."""
+    game, users = await sync_to_async(make_game)(3)
+    zargon = await connect(game, users[1])
+    await zargon.receive_json_from()
+    await play_roll(game)
+    release = threading.Event()
+    busy_requests = asyncio.ensure_future(sync_to_async(release.wait)())  # that one thread
+    try:
+        frame = await zargon.receive_json_from(timeout=10)
+    finally:
+        release.set()
+        await busy_requests
+    assert (frame["version"], frame["view"]["seat"]) == (1, 1)
+    await zargon.disconnect()

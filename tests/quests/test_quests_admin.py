@@ -78,6 +78,8 @@ def test_a_bad_upload_lists_its_problems_by_line_and_saves_nothing(
     assert "broken_keep.yaml line 3, map: should be a valid string, got 7" in page
     assert "broken_keep.yaml line 4, areas: no area is marked" in page
     assert "broken_keep.yaml line 1: required key &#x27;heroes&#x27; is missing" in page
+    # The file is back in the editor, to be fixed there.
+    assert response.context["adminform"].form["source"].value() == BROKEN
     assert (QuestDefinition.objects.count(), QuestRevision.objects.count()) == (quests, revisions)
 
 

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -259,14 +261,27 @@ def test_only_the_host_cancels_and_only_before_the_launch(
     assert Room.objects.filter(pk=room.pk).exists()
 
 
-def test_a_launched_rooms_invite_tells_a_non_member_there_is_no_place(
+def test_a_launched_rooms_invite_shows_a_non_member_nothing(
     alice_client: Client, room: Room
 ) -> None:
+    """The same page as a wrong code: no room name, quest or player."""
     mark_playing(room)
 
     response = alice_client.get(f"/rooms/join/{room.invite_code}")
+    wrong = alice_client.get("/rooms/join/no-such-code")
 
-    assert response.status_code == 200
+    assert response.status_code == wrong.status_code == 404
+    masked = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')  # masked anew each time
+    assert masked.sub(b"", response.content) == masked.sub(b"", wrong.content)
     page = response.content.decode()
-    assert 'id="locked-out"' in page and "no place for you at this table" in page
-    assert "Go to the game" not in page and "Take seat" not in page
+    assert room.name not in page and room.quest.name not in page and room.host.username not in page
+
+
+def test_a_launched_rooms_invite_still_shows_the_room_to_a_member(
+    host_client: Client, room: Room
+) -> None:
+    mark_playing(room)
+
+    response = host_client.get(f"/rooms/join/{room.invite_code}")
+
+    assert response.status_code == 200 and room.name in response.content.decode()

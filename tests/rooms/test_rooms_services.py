@@ -64,12 +64,26 @@ def test_each_room_gets_its_own_invite_code(quest: QuestDefinition, host: User) 
     b = services.room_create(host=host, name="B", seat_count=2)
 
     assert a.invite_code != b.invite_code
-    assert services.room_by_invite(code=b.invite_code) == b
+    assert services.room_by_invite(code=b.invite_code, user=host) == b
 
 
-def test_unknown_invite_code_is_not_found(room: Room) -> None:
+def test_unknown_invite_code_is_not_found(room: Room, alice: User) -> None:
     with pytest.raises(services.RoomNotFound):
-        services.room_by_invite(code="nope")
+        services.room_by_invite(code="nope", user=alice)
+
+
+def test_a_launched_rooms_invite_leads_nowhere_for_a_non_member(
+    room: Room, host: User, alice: User
+) -> None:
+    mark_playing(room)
+
+    with pytest.raises(services.RoomNotFound) as refused:
+        services.room_by_invite(code=room.invite_code, user=alice)
+    with pytest.raises(services.RoomNotFound) as unknown:
+        services.room_by_invite(code="nope", user=alice)
+
+    assert refused.value.message == unknown.value.message
+    assert services.room_by_invite(code=room.invite_code, user=host) == room
 
 
 # room_seat_take / room_seat_leave
@@ -120,8 +134,8 @@ def test_no_seat_changes_after_launch(room: Room, alice: User, bob: User) -> Non
     services.room_seat_take(room_id=room.pk, user=alice, number=2)
     mark_playing(room)
 
-    with pytest.raises(RoomError, match="already started"):
-        services.room_seat_take(room_id=room.pk, user=bob, number=3)
+    with pytest.raises(services.RoomNotFound):  # a launched room is its members' alone
+        services.room_seat_take(room_id=room.pk, user=bob, number=3, invite_code=room.invite_code)
     with pytest.raises(RoomError, match="already started"):
         services.room_seat_take(room_id=room.pk, user=alice, number=3)
 
