@@ -438,9 +438,10 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
 
 
 def watchable_games(*, user: User, limit: int = 20) -> list[Game]:
-    """Quests in play whose rooms let spectators watch, where `user` has no seat, newest first."""
+    """Quests in play whose listed rooms let spectators watch, where `user` has no seat."""
     games = (
-        Game.objects.filter(outcome="", room__allow_spectators=True)
+        # An invite-only room is never listed; its host may still hand out the game's URL.
+        Game.objects.filter(outcome="", room__allow_spectators=True, room__invite_only=False)
         .exclude(room__seats__user=user)
         .select_related("room", "room__quest", "room__host")
         .defer("state", "quest_source")

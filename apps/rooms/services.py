@@ -307,12 +307,16 @@ def room_cancel(*, room_id: int, user: User) -> str:
 
 
 def room_by_invite(*, code: str, user: User | AnonymousUser) -> Room:
-    """The room an invite link leads to. Once launched, it leads nowhere for a non-member: the
-    same answer as a wrong code, with nothing of the room (name, quest, players)."""
+    """The room an invite link leads to. Once launched, it leads a non-member nowhere (the same
+    answer as a wrong code, nothing of the room: name, quest, players), unless the host lets
+    spectators watch: then anyone signed in may see the room and its "watch" link."""
     room = Room.objects.select_related("host", "quest").filter(invite_code=code).first()
-    if room is None or (
-        room.status != Room.Status.OPEN and not room_is_member(room=room, user=user)
-    ):
+    shown = room is not None and (
+        room.status == Room.Status.OPEN
+        or room.allow_spectators
+        or room_is_member(room=room, user=user)
+    )
+    if room is None or not shown:
         raise RoomNotFound("That invite link doesn't lead to any room. Check it and try again.")
     return room
 

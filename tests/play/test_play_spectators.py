@@ -18,10 +18,10 @@ from apps.accounts.models import User
 from apps.play.errors import GameNotFound, NotHost
 from apps.play.models import Game, GameEvent
 from apps.play.selectors import game_state
-from apps.play.services import chat_message_post, quest_apply_action
+from apps.play.services import chat_message_post, game_launch, quest_apply_action
 from apps.play.table import game_spectators_set
 from apps.rooms.models import Room
-from apps.rooms.services import room_spectators_set
+from apps.rooms.services import room_create, room_seat_take, room_spectators_set
 from apps.rules.questfile import parse_quest_text
 from config.routing import websocket_urlpatterns
 
@@ -244,21 +244,29 @@ def test_the_host_switches_spectators_on_the_open_room_page(make_room: RoomMaker
 
 
 @pytest.mark.django_db
-def test_after_the_launch_the_invite_offers_watching_and_the_switch_is_on_the_game_page(
-    make_game: GameMaker,
-) -> None:
+def test_after_the_launch_the_switch_is_on_the_game_page_only(make_game: GameMaker) -> None:
     game, users = watched_game(make_game)
-    invite = f"/rooms/join/{game.room.invite_code}"
-    page = client_for(users[0]).get(invite).content.decode()
-    assert 'id="locked-out"' in page and 'id="watch-link"' in page
-    assert f'href="/games/{game.pk}/"' in page
-
     answer = client_for(users[1]).post(
         f"/rooms/{game.room_id}/spectators", {"allow": "off"}, follow=True
     )
     assert "change this on the game page" in answer.content.decode()
     game.room.refresh_from_db()
     assert game.room.allow_spectators
+
+
+@pytest.mark.django_db
+def test_an_invite_only_room_is_not_offered_to_watch_in_the_lobby(quest: object) -> None:
+    host, player, watcher = make_user(), make_user(), client_for(make_user())
+    room = room_create(
+        host=host, name="Quiet table", seat_count=2, invite_only=True, allow_spectators=True
+    )
+    room_seat_take(room_id=room.pk, user=host, number=1)
+    room_seat_take(room_id=room.pk, user=player, number=2, invite_code=room.invite_code)
+    game = game_launch(room_id=room.pk, user=host)
+
+    assert f'id="watch-{game.pk}"' not in watcher.get("/").content.decode()
+    # whoever the host gives the game's URL to may still watch
+    assert watcher.get(f"/games/{game.pk}/").status_code == 200
 
 
 # --- live --------------------------------------------------------------------------------------

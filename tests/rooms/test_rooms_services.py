@@ -281,3 +281,13 @@ def test_create_refuses_an_unknown_or_malformed_option(
     with pytest.raises(services.RoomError, match=message):
         services.room_create(host=host, name="Odd", seat_count=3, options=options)
     assert not Room.objects.exists()
+
+
+def test_a_launched_rooms_invite_shows_the_room_when_the_host_lets_spectators_watch(
+    room: Room, alice: User
+) -> None:
+    """Anyone signed in may watch such a game: the invite may lead them to it."""
+    mark_playing(room)
+    Room.objects.filter(pk=room.pk).update(allow_spectators=True)
+
+    assert services.room_by_invite(code=room.invite_code, user=alice) == room
