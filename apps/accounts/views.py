@@ -1,5 +1,3 @@
-from typing import cast
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -12,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts import services
 from apps.accounts.forms import ProfileForm, SignUpForm
-from apps.accounts.models import User
+from apps.accounts.http import AuthenticatedHttpRequest
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -48,8 +46,8 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
-    user = cast(User, request.user)
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
+    user = request.user
     if request.method == "POST":
         form = ProfileForm(request.POST)
         if form.is_valid():
@@ -77,9 +75,9 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> HttpResponse:
     """The owner revokes one of their API tokens; anyone else's token is 404, as if absent."""
-    if not services.token_revoke(user=cast(User, request.user), token_id=token_id):
+    if not services.token_revoke(user=request.user, token_id=token_id):
         raise Http404("No such token.")
     messages.success(request, "Token revoked: it no longer works.")
     return redirect("profile")
@@ -87,9 +85,9 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def time_zone_default(request: HttpRequest) -> HttpResponse:
+def time_zone_default(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The browser tells its time zone (static/js/timezone.js); kept only if none is set yet."""
     changed = services.user_time_zone_default(
-        user=cast(User, request.user), time_zone=request.POST.get("time_zone", "")
+        user=request.user, time_zone=request.POST.get("time_zone", "")
     )
     return HttpResponse(status=204 if changed else 200)

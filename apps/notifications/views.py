@@ -1,5 +1,3 @@
-from typing import cast
-
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -7,14 +5,14 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.accounts.models import User
+from apps.accounts.http import AuthenticatedHttpRequest
 from apps.notifications import services
 
 
 @login_required
 @require_GET
-def notification_list(request: HttpRequest) -> HttpResponse:
-    user = cast(User, request.user)
+def notification_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    user = request.user
     context = {
         "notifications": services.notifications_for(user=user),
         "unread": services.notification_unread_count(user=user),
@@ -24,11 +22,9 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def notification_open(request: HttpRequest, notification_id: int) -> HttpResponse:
+def notification_open(request: AuthenticatedHttpRequest, notification_id: int) -> HttpResponse:
     """Follow a notification's link, marking it read."""
-    notification = services.notification_open(
-        user=cast(User, request.user), notification_id=notification_id
-    )
+    notification = services.notification_open(user=request.user, notification_id=notification_id)
     if notification is None:
         raise Http404("No such notification.")
     target = notification.url
@@ -39,15 +35,15 @@ def notification_open(request: HttpRequest, notification_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def notification_read(request: HttpRequest, notification_id: int) -> HttpResponse:
-    services.notification_mark_read(user=cast(User, request.user), notification_id=notification_id)
+def notification_read(request: AuthenticatedHttpRequest, notification_id: int) -> HttpResponse:
+    services.notification_mark_read(user=request.user, notification_id=notification_id)
     return redirect("notifications:list")
 
 
 @login_required
 @require_POST
-def notification_read_all(request: HttpRequest) -> HttpResponse:
-    services.notification_mark_read(user=cast(User, request.user))
+def notification_read_all(request: AuthenticatedHttpRequest) -> HttpResponse:
+    services.notification_mark_read(user=request.user)
     return redirect("notifications:list")
 
 

@@ -22,7 +22,7 @@ class Board:
 
     @cached_property
     def diagonal_attacks(self) -> bool:
-        return self.s.options.get("edition", "us") != "uk"
+        return str(self.s.options.get("edition", "us")) != "uk"
 
     @cached_property
     def open_edges(self) -> frozenset[int]:

@@ -85,7 +85,7 @@ def passable(b: Board, h: HeroState, sq: Square) -> bool:
         return False
     if sq in b.monsters_at:
         return "veil_of_mist" in h.effects
-    return option(b.s, "heroes_pass_heroes")
+    return bool(option(b.s, "heroes_pass_heroes"))
 
 
 def _step_cost(b: Board, h: HeroState, pos: Square, to: Square) -> int | str:

@@ -1,5 +1,4 @@
 """The game state: plain dataclasses that round-trip through JSON without loss.
-
 Everything that changes during a quest lives here; the static map is the `Quest` (not
 serialised: the JSON names the quest by slug). Internal ids are the quest file's ids; the public
 ids heroes see (`m1`, `t1`, `d1`, `a1`, `f1`) are stored next to them once assigned.
@@ -9,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from .data import HERO_ORDER
 from .quest import Quest, Square
@@ -25,6 +24,13 @@ def sq_json(sq: Square | None) -> list[int] | None:
 
 def sq_from(v: Any) -> Square | None:
     return None if v is None else (int(v[0]), int(v[1]))
+
+
+# The values the engine's string fields take.
+Phase = Literal["draft", "heroes", "monsters", "over"]
+HeroStatus = Literal["playing", "fallen", "escaped"]
+TrapCondition = Literal["armed", "sprung", "disarmed"]
+Outcome = Literal["heroes", "zargon", "retreat"]  # retreat: escaped, the villain alive
 
 
 @dataclass
@@ -46,7 +52,7 @@ class HeroState:
     artifacts: list[str] = field(default_factory=list)
     auto_drink: bool = True
     effects: list[str] = field(default_factory=list)
-    status: str = "playing"  # playing | fallen | escaped
+    status: HeroStatus = "playing"
     acted_round: int = 0  # the last round the hero took a main action (a healing spell at 0 Body)
 
     @property
@@ -80,7 +86,7 @@ class DoorState:
 
 @dataclass
 class TrapState:
-    state: str = "armed"  # armed | sprung | disarmed
+    state: TrapCondition = "armed"
     detected: bool = False
     pub: str | None = None
 
@@ -173,7 +179,7 @@ class State:
     options: dict[str, Any]
     rng: int
     round: int = 1
-    phase: str = "heroes"  # heroes | monsters | over
+    phase: Phase = "heroes"
     turn: TurnState = field(default_factory=TurnState)
     mturn: MonsterTurn = field(default_factory=MonsterTurn)
     heroes: dict[str, HeroState] = field(default_factory=dict)
@@ -193,7 +199,7 @@ class State:
     drops: list[Drop] = field(default_factory=list)
     commands: dict[str, int] = field(default_factory=dict)  # Dread Command: hero -> squares left
     villain_defeated: bool = False
-    outcome: str | None = None  # heroes | zargon
+    outcome: Outcome | None = None
     seq: int = 0  # events emitted so far
     log: list[dict[str, Any]] = field(default_factory=list)  # the last LOG_SIZE events
 

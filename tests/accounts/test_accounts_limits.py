@@ -26,7 +26,6 @@ QUEST = Path(__file__).resolve().parents[2] / "apps" / "rules" / "quests" / "ash
 @pytest.fixture(autouse=True)
 def low_limits(settings: Any) -> None:
     settings.AXES_FAILURE_LIMIT = 3
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "token_issue": "4/h", "room_create": "2/h"}
 
 

@@ -334,9 +334,12 @@ def test_logging_in_after_a_hasher_upgrade_keeps_the_tokens(
     client: Client, player: User, password: str, settings: Any
 ) -> None:
     """Django re-stores the same password under the newest hasher: not a new password."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    player.set_password(password)
+    player.save()  # stored under PBKDF2, before any token
     settings.PASSWORD_HASHERS = [
         "django.contrib.auth.hashers.MD5PasswordHasher",
-        *settings.PASSWORD_HASHERS,
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     ]
     raw = token_issue(user=player)
 

@@ -15,7 +15,6 @@ from apps.quests.services import quest_sync_shipped
 from apps.rooms.services import room_seat_take
 from tests.play.conftest import (  # noqa: F401  (fixtures)
     celery_eager,
-    fast_password_hashing,
     make_user,
     quest,
 )

@@ -36,11 +36,6 @@ def celery_eager() -> Iterator[None]:
     app._local.__dict__.pop("backend", None)
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def html_part(email: EmailMessage) -> str:
     """The HTML alternative of an email (every notification email has one)."""
     assert isinstance(email, EmailMultiAlternatives)

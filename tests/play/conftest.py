@@ -94,12 +94,6 @@ def post_action(
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    """Creating users is most of these tests' setup; the real hasher is slow on purpose."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def celery_eager() -> Iterator[None]:
     """Tasks enqueued after a commit (the turn notifications) run in-process, not through the
     broker that a dev worker may be consuming; test_play_turns.py keeps a real-worker test."""

@@ -255,6 +255,16 @@ def test_after_the_launch_the_switch_is_on_the_game_page_only(make_game: GameMak
 
 
 @pytest.mark.django_db
+def test_a_launched_rooms_invite_offers_a_non_member_the_game_to_watch(
+    make_game: GameMaker,
+) -> None:
+    game, users = watched_game(make_game)
+    page = client_for(users[0]).get(f"/rooms/join/{game.room.invite_code}").content.decode()
+    assert 'id="locked-out"' in page and 'id="watch-link"' in page
+    assert f'href="/games/{game.pk}/"' in page
+
+
+@pytest.mark.django_db
 def test_an_invite_only_room_is_not_offered_to_watch_in_the_lobby(quest: object) -> None:
     host, player, watcher = make_user(), make_user(), client_for(make_user())
     room = room_create(

@@ -1,7 +1,5 @@
 """Quest fixtures: the shipped quests in the database, and workshop staff."""
 
-from typing import Any
-
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
@@ -11,11 +9,6 @@ from apps.quests.models import QuestDefinition
 from apps.quests.services import quest_sync_shipped
 
 PASSWORD = "lantern-crypt-7781"
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

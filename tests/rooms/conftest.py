@@ -1,7 +1,6 @@
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from pytest_django import Settings
 
 from apps.accounts.models import User
 from apps.quests.models import QuestDefinition
@@ -10,12 +9,6 @@ from apps.rooms.models import Room
 
 PASSWORD = "lantern-crypt-7781"
 QUEST_SOURCE = "name: The Ashen Vault\n"
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Settings) -> None:
-    """Users here are fixtures, not security tests: skip the deliberately slow hasher."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def make_user(username: str) -> User:

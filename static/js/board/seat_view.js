@@ -116,7 +116,7 @@
  * @property {Monster[]} monsters
  * @property {Action[]} legal_actions
  * @property {object[]} log
- * @property {"heroes" | "zargon" | null} outcome
+ * @property {"heroes" | "zargon" | "retreat" | null} outcome
  */
 
 export {};
