@@ -81,6 +81,8 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "quest_slug",
         "seats",
         "seed",
+        "seed_commitment",
+        "replay_public",
         "version",
         "outcome",
         "turn_started",

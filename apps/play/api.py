@@ -11,12 +11,16 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
+from apps.accounts.services import token_authenticate
+from apps.play.replay import REPLAY_PAGE_MAX, game_replay_page_json
 from apps.play.selectors import (
     CHAT_PAGE_SIZE,
     chat_message_json,
     game_chat,
     game_clock_for,
     game_events,
+    game_fairness,
+    game_membership,
     game_view_encoded,
 )
 from apps.play.services import (
@@ -24,6 +28,7 @@ from apps.play.services import (
     chat_message_post,
     game_action_submit,
     game_launch,
+    game_replay_publish,
 )
 from apps.play.table import game_pause, game_resume
 
@@ -231,3 +236,73 @@ def chat_post(request: HttpRequest, game_id: int, payload: ChatIn) -> Any:
         game_id=game_id, user=request.user, text=payload.text, as_narrator=payload.as_narrator
     )
     return Status(201, chat_message_json(message))
+
+
+class FairnessOut(Schema):
+    commitment: str = Field(
+        description='SHA-256 (hex) of "<salt>:<seed>", published at launch; "" for games '
+        "launched before commitments."
+    )
+    revealed: bool = Field(description="The quest is over: the seed and the salt are given.")
+    seed: str | None = Field(None, description="The game's seed (decimal), once revealed.")
+    salt: str | None = Field(None, description="The 256-bit salt (hex), once revealed.")
+
+
+@router.get(
+    "/{game_id}/fairness",
+    url_name="game_fairness",
+    response={200: FairnessOut, 404: ErrorOut},
+    summary="The seed's commitment; the seed and its salt once the quest is over (members and "
+    "spectators)",
+)
+def fairness(request: HttpRequest, game_id: int) -> Any:
+    game, _ = game_membership(game_id=game_id, user=request.user, watch=True)  # spectators too
+    return Status(200, game_fairness(game=game).as_json())
+
+
+def _anyone(request: HttpRequest) -> bool:
+    """Public replays are open to visitors: a bearer token or a session is used when given."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        user = token_authenticate(raw=header.removeprefix("Bearer ").strip())
+        if user is None:
+            return False
+        request.user = user
+    return True
+
+
+@router.get(
+    "/{game_id}/replay",
+    url_name="game_replay",
+    auth=_anyone,
+    response={200: dict[str, Any], 404: ErrorOut, 409: ErrorOut},
+    summary="A finished quest's replay, a page of steps at a time (players, or anyone if public)",
+    description="Step 0 is the launch, step n the n-th accepted action: Zargon's view after it "
+    "(the whole map), its log entries in full and its RNG draws `[purpose, n, result]` "
+    "(red die = result + 1, combat die = faces[result]). `fairness` gives the seed and salt. "
+    "Only once the quest is over; 404 for non-players unless the host made it public.",
+)
+def replay(request: HttpRequest, game_id: int, start: int = 0, count: int = 50) -> Any:
+    count = min(count, REPLAY_PAGE_MAX)
+    return _json(
+        game_replay_page_json(game_id=game_id, user=request.user, start=start, count=count)
+    )
+
+
+class PublicIn(Schema):
+    public: bool
+
+
+class PublicOut(Schema):
+    public: bool
+
+
+@router.post(
+    "/{game_id}/replay/public",
+    url_name="game_replay_public",
+    response={200: PublicOut, 403: ErrorOut, 404: ErrorOut},
+    summary="Let anyone with the link watch the replay once the quest is over (host only)",
+)
+def replay_public(request: HttpRequest, game_id: int, payload: PublicIn) -> Any:
+    game = game_replay_publish(game_id=game_id, user=request.user, public=payload.public)
+    return Status(200, {"public": game.replay_public})

@@ -93,3 +93,9 @@ class TableRefused(PlayError):
     """A pause, resume, seat change or ending that the game's state does not allow now."""
 
     status = 409
+
+
+class ReplayBroken(PlayError):
+    """The log no longer replays from its seed (`manage.py verify_quest` says where)."""
+
+    status = 409

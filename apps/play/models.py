@@ -29,6 +29,14 @@ class Game(models.Model):
     quest_source = models.TextField(blank=True)
     seats = models.PositiveSmallIntegerField()
     seed = models.BigIntegerField()
+    # The fair-dice commitment (apps/play/fairness.py): at launch every seat is told
+    # sha256("<salt>:<seed>"); the salt and the seed are shown only once the quest is over.
+    # Set once by the launch and never changed (no service writes them; the admin shows them
+    # read-only). Blank for games launched before commitments existed.
+    seed_salt = models.CharField(max_length=64, blank=True)
+    seed_commitment = models.CharField(max_length=64, blank=True)
+    # The host lets anyone with the link watch the replay once the quest is over.
+    replay_public = models.BooleanField(default=False)
     options = models.JSONField(default=dict)
     state = OrderedJSONField(help_text="The engine state JSON, key order kept (see the field).")
     version = models.PositiveIntegerField(default=0)

@@ -21,6 +21,7 @@ from apps.accounts.models import User
 from apps.campaigns.models import CampaignRoom
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
+from apps.play.fairness import Fairness
 from apps.play.models import ChatMessage, Game, GameEvent, HeroSetting
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
@@ -259,6 +260,21 @@ def game_events(
         last = batch[-1].event_seq
         rows = rows.filter(event_seq__lt=last) if newest_first else rows.filter(event_seq__gt=last)
     return entries[::-1] if newest_first else entries
+
+
+# --- fair dice ---------------------------------------------------------------------------------
+
+
+def game_fairness(*, game: Game) -> Fairness:
+    """The seed's commitment; the seed and its salt too once the quest is over (not before:
+    with the seed anyone could foresee every die and read the treasure deck)."""
+    if not game.seed_commitment:  # launched before commitments: nothing to check against
+        return Fairness(commitment="", revealed=False)
+    if not game.outcome:
+        return Fairness(commitment=game.seed_commitment, revealed=False)
+    return Fairness(
+        commitment=game.seed_commitment, revealed=True, seed=game.seed, salt=game.seed_salt
+    )
 
 
 # --- table talk --------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from apps.play.errors import (
     SpectatorsOnlyWatch,
     StaleVersion,
 )
+from apps.play.fairness import new_salt, seed_commitment
 from apps.play.models import (
     ActionReceipt,
     ChatMessage,
@@ -108,14 +109,19 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         definition = room.quest
         quest = quest_of_source(slug=definition.slug, source=definition.source)
         seed = secrets.randbits(63) if seed is None else seed
+        salt = new_salt()
+        commitment = seed_commitment(seed=seed, salt=salt)
         options: dict[str, Any] = {**room.options, **(campaign_hero_options(room=room) or {})}
-        state = rules.new_game(quest, room.seat_count, seed, options)
+        # The commitment is in the log before the first die: every seat can hold the site to it.
+        state = rules.new_game(quest, room.seat_count, seed, options, commitment=commitment)
         game = Game.objects.create(
             room=room,
             quest_slug=definition.slug,
             quest_source=definition.source,
             seats=room.seat_count,
             seed=seed,
+            seed_salt=salt,
+            seed_commitment=commitment,
             options=options,
             state=state.to_json(),
             version=0,
@@ -430,6 +436,24 @@ def game_seats_changed(*, game_id: int) -> None:
     """Call when a seat of a launched game changes hands: every socket of the game checks again
     whose seat it holds (sockets check membership when they connect, not on every change)."""
     transaction.on_commit(functools.partial(_send_to_sockets, game_id, {"type": "game.seats"}))
+
+
+# --- replays ----------------------------------------------------------------------------------
+
+
+def game_replay_publish(*, game_id: int, user: AnyUser, public: bool) -> Game:
+    """The host lets anyone with the link watch the replay once the quest is over (or stops)."""
+    game = Game.objects.select_related("room").filter(pk=game_id).first()
+    if game is None or not user.is_authenticated:
+        raise GameNotFound("There is no such game.")
+    if game.room.host_id != user.pk:
+        if not game.room.seats.filter(user_id=user.pk).exists():
+            raise GameNotFound("There is no such game.")
+        raise NotHost("Only the host can make the replay public.")
+    # Only this flag: the seed's commitment, salt and seed are never written after the launch.
+    Game.objects.filter(pk=game.pk).update(replay_public=public)
+    game.replay_public = public
+    return game
 
 
 # --- table talk --------------------------------------------------------------------------------

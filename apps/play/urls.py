@@ -10,5 +10,7 @@ urlpatterns = [
     path("rules/", views.rules_page, name="rules"),
     path("games/<int:game_id>/pause", views.pause, name="pause"),
     path("games/<int:game_id>/resume", views.resume, name="resume"),
+    path("games/<int:game_id>/replay/", views.replay_page, name="replay"),
+    path("games/<int:game_id>/replay/public", views.replay_public, name="replay_public"),
     path("games/<int:game_id>/spectators", views.spectators, name="spectators"),
 ]

@@ -58,7 +58,8 @@ def game_verify(*, game_id: int) -> VerifyReport:
             return VerifyReport(False, problem=f"the log has no entry {expected} (next: {row.seq})")
 
     quest = game_quest(game=game)
-    state = rules.new_game(quest, game.seats, game.seed, game.options)
+    commitment = game.seed_commitment or None  # games launched before commitments have none
+    state = rules.new_game(quest, game.seats, game.seed, game.options, commitment=commitment)
     produced: list[dict[str, Any]] = as_stored_json(state.log)
     version = 0
     actions = events = 0

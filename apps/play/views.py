@@ -20,15 +20,17 @@ from apps.notifications.services import notification_mark_read
 from apps.play.errors import GameNotFound, PlayError
 from apps.play.models import Game
 from apps.play.notices import game_topic
+from apps.play.replay import game_for_replay
 from apps.play.selectors import (
     game_campaign_id,
     game_clock_for,
+    game_fairness,
     game_membership,
     game_seat_names,
     game_seat_view,
     lobby_for,
 )
-from apps.play.services import CHAT_MAX_LENGTH, game_launch
+from apps.play.services import CHAT_MAX_LENGTH, game_launch, game_replay_publish
 from apps.play.table import game_pause, game_resume, game_spectators_set
 from apps.rules import SPECTATOR_SEAT
 from apps.rules.options import describe
@@ -94,6 +96,11 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "chat_max_length": CHAT_MAX_LENGTH,
         "ws_url": f"/ws/games/{game_id}/",
         "rules_in_force": describe(game.options),  # the room options the game is played by
+        "fairness": game_fairness(game=game),
+        # The players watch the replay after the end; spectators only once the host shares it.
+        "replay_url": reverse("play:replay", args=[game.pk])
+        if game.outcome and (not spectator or game.replay_public)
+        else "",
     }
     return render(request, "play/game.html", context)
 
@@ -152,6 +159,46 @@ def pause(request: HttpRequest, game_id: int) -> HttpResponse:
 def resume(request: HttpRequest, game_id: int) -> HttpResponse:
     """The host starts the turn clock again."""
     return _clock_change(request, game_id, pause=False)
+
+
+def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished quest step by step, its dice checked in the browser (players, or anyone once
+    the host made it public). `?step=N` opens it at step N."""
+    try:
+        game = game_for_replay(game_id=game_id, user=request.user)
+    except GameNotFound as exc:
+        raise Http404(exc.message) from None
+    context = {
+        "game": game,
+        "is_host": request.user.is_authenticated and game.room.host_id == request.user.pk,
+        "api_replay_url": reverse("api:game_replay", args=[game.pk]),
+        "rules_url": reverse("play:rules"),
+    }
+    return render(request, "play/replay.html", context)
+
+
+@login_required
+@require_POST
+def replay_public(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The host shares (or stops sharing) the replay with anyone who has the link."""
+    public = request.POST.get("public") == "on"
+    try:
+        game_replay_publish(game_id=game_id, user=request.user, public=public)
+    except GameNotFound:
+        raise Http404("There is no such game.") from None
+    except PlayError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            "Anyone with the link can watch the replay once the quest is over."
+            if public
+            else "Only the players can watch the replay.",
+        )
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return redirect(target)
+    return redirect("play:game", game_id=game_id)
 
 
 def _campaign_url(game: Game) -> str:

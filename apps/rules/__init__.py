@@ -8,6 +8,8 @@ Public API (contract: docs/engine-api.md; rules: docs/rules.md):
   ``options["heroes"][hero]`` may carry campaign heroes (name, body, mind, weapon, armour, items,
   tool_kit, gold, potions, artifacts, spells); ``options["auto_skip_empty_monster_phase"]``
   (default True) passes Zargon's phase when no revealed monster can act.
+- ``start_game(...) -> Transition``: ``new_game`` with the setup's events and RNG draws;
+  ``new_game(..., commitment=...)`` announces the site's seed commitment in the log first.
 - ``legal_actions(state, seat) -> list[Action]``: everything the seat may do now, targets
   included; a UI or bot picks from this list. ``set_auto_drink`` is legal any time for the
   hero's seat but never listed.
@@ -65,6 +67,7 @@ from .engine import (
     new_game,
     replay,
     seats_to_move,
+    start_game,
 )
 from .events import event_for_seat
 from .quest import Quest
@@ -113,4 +116,5 @@ __all__ = [
     "replay",
     "seat_view",
     "seats_to_move",
+    "start_game",
 ]

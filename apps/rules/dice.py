@@ -15,6 +15,11 @@ _GOLDEN = 0x9E3779B97F4A7C15
 COMBAT_FACES = ("skull", "skull", "skull", "white_shield", "white_shield", "black_shield")
 FACE_NAMES = frozenset(COMBAT_FACES)
 
+# One number drawn from the RNG: (what for: "red" | "combat" | "shuffle", n, the result in
+# [0, n)). A red die shows result + 1, a combat die COMBAT_FACES[result]. Anyone with the seed
+# can walk the splitmix64 stream and check every draw (static/js/fairness.js does).
+Draw = tuple[str, int, int]
+
 
 def seed_rng(seed: int) -> int:
     """The initial RNG state for a game seed (any int, negative and huge ones included)."""
@@ -41,18 +46,22 @@ class Dice:
     `forced` holds die results used before the RNG: ints 1..6 for red dice and ints or face names
     for combat dice. Once a forced list is given it must cover every die the action rolls, so a
     test never silently depends on the PRNG. Shuffles always use the RNG.
+
+    `draws` records every number drawn from the RNG, in order (forced dice draw nothing).
     """
 
     def __init__(self, rng: int, forced: Sequence[int | str] | None = None) -> None:
         self.rng = rng
         self._forced = list(forced) if forced is not None else None
+        self.draws: list[Draw] = []
 
-    def below(self, n: int) -> int:
+    def below(self, n: int, purpose: str = "shuffle") -> int:
         """A uniform int in [0, n) from the RNG (never forced)."""
         limit = (MASK64 + 1) - ((MASK64 + 1) % n)  # reject the biased tail
         while True:
             self.rng, value = next_u64(self.rng)
             if value < limit:
+                self.draws.append((purpose, n, value % n))
                 return value % n
 
     def _forced_next(self) -> int | str | None:
@@ -65,7 +74,7 @@ class Dice:
     def red(self) -> int:
         forced = self._forced_next()
         if forced is None:
-            return self.below(6) + 1
+            return self.below(6, "red") + 1
         if not isinstance(forced, int) or not 1 <= forced <= 6:
             raise ValueError(f"forced red die must be 1..6, got {forced!r}")
         return forced
@@ -76,7 +85,7 @@ class Dice:
     def combat(self) -> str:
         forced = self._forced_next()
         if forced is None:
-            return COMBAT_FACES[self.below(6)]
+            return COMBAT_FACES[self.below(6, "combat")]
         if isinstance(forced, str):
             if forced not in FACE_NAMES:
                 raise ValueError(f"unknown combat face {forced!r}")
@@ -89,7 +98,7 @@ class Dice:
     def shuffle(self, items: list[str]) -> None:
         """Fisher-Yates shuffle in place."""
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = self.below(i + 1, "shuffle")
             items[i], items[j] = items[j], items[i]
 
     @property

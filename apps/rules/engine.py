@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from .data import (
     seat_of_hero,
     treasure_deck,
 )
-from .dice import Dice, seed_rng
+from .dice import Dice, Draw, seed_rng
 from .events import Event, make_event
 from .options import check_game_options, monster_stats, option
 from .quest import Quest
@@ -47,6 +47,8 @@ _QUESTS: dict[Path, Quest] = {}  # resolved path -> parsed quest (geometry compu
 class Transition:
     state: State
     events: list[Event]
+    # Every number drawn from the RNG, in order (`Dice.draws`): what a replay checks dice against.
+    draws: list[Draw] = field(default_factory=list)
 
 
 # --- quests ------------------------------------------------------------------------------------
@@ -68,9 +70,31 @@ def load_quest(name_or_path: str | Path) -> Quest:
 
 
 # --- new game ----------------------------------------------------------------------------------
-def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None = None) -> State:
+def new_game(
+    quest: Quest,
+    seats: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    *,
+    commitment: str | None = None,
+) -> State:
     """Start a quest. `options["heroes"][hero]` may give campaign heroes: name, body, mind,
-    weapon, armour, items, tool_kit, gold, potions, artifacts, spells."""
+    weapon, armour, items, tool_kit, gold, potions, artifacts, spells.
+
+    `commitment` (the site's hash of the seed, docs/design.md "Replays and fair dice") is
+    announced to every seat in the log before any die is rolled."""
+    return start_game(quest, seats, seed, options, commitment=commitment).state
+
+
+def start_game(
+    quest: Quest,
+    seats: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    *,
+    commitment: str | None = None,
+) -> Transition:
+    """`new_game`, with the events and the RNG draws of the setup (the deck's shuffle)."""
     if not 2 <= seats <= 5:
         raise ValueError("a quest needs 2 to 5 seats")
     options = dict(options or {})
@@ -92,6 +116,9 @@ def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None
     dice.shuffle(s.deck)
     ctx = Ctx(s, dice)
     ctx.emit(make_event("quest_start", f"The quest begins: {quest.name}."))
+    if commitment is not None:
+        text = f"The dice are sealed: the seed's SHA-256 commitment is {commitment}."
+        ctx.emit(make_event("seed_committed", text, commitment=commitment))
     reveal_area(ctx, quest.entrance)
     update_reveals(ctx)
     if option(s, "spell_draft"):
@@ -99,7 +126,7 @@ def new_game(quest: Quest, seats: int, seed: int, options: dict[str, Any] | None
     else:
         start_hero_turn(ctx, HERO_ORDER[0])
     ctx.finish()
-    return s
+    return Transition(s, ctx.events, dice.draws)
 
 
 def make_hero(hero: str, start: tuple[int, int], opts: dict[str, Any]) -> HeroState:
@@ -269,7 +296,7 @@ def apply(
     RULES[type(action)][1](ctx, action)
     after_action(ctx)
     ctx.finish()
-    return Transition(s, ctx.events)
+    return Transition(s, ctx.events, ctx.dice.draws)
 
 
 def after_action(ctx: Ctx) -> None:
@@ -319,4 +346,5 @@ __all__ = [
     "new_game",
     "replay",
     "seats_to_move",
+    "start_game",
 ]

@@ -50,7 +50,11 @@ def test_host_launches_a_full_room(make_room: RoomMaker) -> None:
     assert (
         game.state
         == rules.new_game(
-            parse_quest_text(room.quest.source, name="ashen_vault.yaml"), 3, 42, {}
+            parse_quest_text(room.quest.source, name="ashen_vault.yaml"),
+            3,
+            42,
+            {},
+            commitment=game.seed_commitment,
         ).to_json()
     )
     assert seqs(game) == list(range(1, len(seqs(game)) + 1))
