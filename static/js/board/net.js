@@ -19,11 +19,10 @@ export function newKey() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/** A readable message from an error body: {"detail": "..."} or ninja's [{"msg": ...}] list. */
+/** A readable message from an error body: every refusal of the API is {"detail": "..."}. */
 export function detailOf(body, status) {
-  const d = body?.detail ?? body?.error ?? body?.message;
+  const d = body?.detail;
   if (typeof d === "string" && d) return d;
-  if (Array.isArray(d) && d.length) return d.map((x) => x?.msg ?? String(x)).join("; ");
   if (status === 403) return "You may not do that from this seat.";
   return `The server refused the action (${status}).`;
 }
@@ -61,11 +60,9 @@ export async function postAction(url, action, expectedVersion) {
   }
 }
 
-/** A view carried by an action response, if it carries one. */
+/** The view an accepted action's answer carries ({version, entries, view}); null for a refusal. */
 export function viewFromResponse(body) {
-  if (body?.view?.legal_actions) return { ...body.view, version: body.view.version ?? body.version };
-  if (body?.legal_actions) return body;
-  return null;
+  return body?.view ?? null;
 }
 
 /** ws_url made absolute with ws:// or wss:// matching the page's protocol. */
