@@ -127,10 +127,11 @@ def test_a_limit_holds_across_processes(settings: Any) -> None:
     """Every process counts in the one shared cache (files without Redis), so a second web
     process, or a `manage.py` command, cannot start its own count."""
     settings.CACHES = configured.CACHES  # the servers' own cache, without this test's prefix
+    # An hour window: a minute one can roll over while two subprocesses start on a busy machine.
     key = f"user:{uuid.uuid4().hex}"
     count_once = (
         "import django; django.setup(); from apps.accounts.limits import rate_limit_exceeded; "
-        f"print(rate_limit_exceeded(group='chat', key='{key}', rate='2/m'))"
+        f"print(rate_limit_exceeded(group='chat', key='{key}', rate='2/h'))"
     )
     elsewhere = [
         subprocess.run(
@@ -145,4 +146,4 @@ def test_a_limit_holds_across_processes(settings: Any) -> None:
     ]
 
     assert elsewhere == ["False", "False"]
-    assert rate_limit_exceeded(group="chat", key=key, rate="2/m") is True
+    assert rate_limit_exceeded(group="chat", key=key, rate="2/h") is True
