@@ -1,9 +1,10 @@
-"""Shared test fixtures.
+"""Shared test fixtures and personas.
 
 Tests that need PostgreSQL or Redis skip on the embedded default, but never when CI=true: CI
 exports DATABASE_URL and REDIS_URL, and a skip there would hide a broken service.
 """
 
+import itertools
 import os
 import shutil
 import tempfile
@@ -13,12 +14,57 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Permission
 from django.core.cache import cache
 from django.db import connection
 
+from apps.accounts.models import User
 from apps.play.view_cache import view_cache
+from config.celery import app as celery_app
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+PASSWORD = "lantern-crypt-7781"
+_names = itertools.count(1)
+
+
+def make_user(
+    username: str | None = None,
+    *,
+    staff: bool = False,
+    perms: tuple[str, ...] = (),
+    **fields: Any,
+) -> User:
+    """A user made as sign-up makes one, with PASSWORD; a fresh name unless given. `perms` are
+    "app_label.codename" permissions (a typo raises DoesNotExist); `fields` other User fields."""
+    username = username or f"player{next(_names)}"
+    user: User = User.objects.create_user(
+        username=username,
+        email=f"{username}@example.com",
+        password=PASSWORD,
+        is_staff=staff,
+        **fields,
+    )
+    for perm in perms:
+        app_label, codename = perm.split(".", 1)
+        user.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
+    return user
+
+
+@pytest.fixture
+def celery_eager() -> Iterator[None]:
+    """Tasks enqueued in a test run in-process, not through the broker that a dev worker may be
+    consuming. Directories whose code enqueues tasks use it for every test (an autouse fixture
+    in their conftest); tests/play/test_play_turns.py keeps one test through a real worker."""
+    saved = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
+    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = saved
+    # A task sent here cached this thread's result backend (disabled): let later tests that
+    # configure one (tests/config/test_celery.py) get theirs.
+    celery_app._backend_cache = None
+    celery_app._local.__dict__.pop("backend", None)
 
 
 @pytest.fixture(autouse=True)

@@ -2,8 +2,7 @@ import pytest
 from django.test import Client
 
 from apps.accounts.models import User
-
-PASSWORD = "lantern-crypt-7781"
+from tests.conftest import PASSWORD, make_user
 
 
 @pytest.fixture
@@ -13,9 +12,7 @@ def password() -> str:
 
 @pytest.fixture
 def player(db: None) -> User:
-    return User.objects.create_user(
-        username="brenna", email="brenna@example.com", password=PASSWORD
-    )
+    return make_user("brenna")
 
 
 @pytest.fixture

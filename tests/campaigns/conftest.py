@@ -13,11 +13,13 @@ from apps.play.services import game_launch
 from apps.quests.models import QuestDefinition
 from apps.quests.services import quest_sync_shipped
 from apps.rooms.services import room_seat_take
-from tests.play.conftest import (  # noqa: F401  (fixtures)
-    celery_eager,
-    make_user,
-    quest,
-)
+from tests.conftest import make_user
+from tests.play.conftest import quest  # noqa: F401  (a fixture)
+
+
+@pytest.fixture(autouse=True)
+def tasks_run_eagerly(celery_eager: None) -> None:
+    """Launches and quest ends enqueue notifications; they run in-process (tests/conftest.py)."""
 
 
 @pytest.fixture

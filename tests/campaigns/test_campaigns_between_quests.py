@@ -8,9 +8,10 @@ from apps.campaigns import errors, selectors, services
 from apps.campaigns.models import Campaign, CharacterSheet
 from apps.play.selectors import game_seat_view
 from apps.rules.data import ARMOUR, TOOL_KIT_PRICE, WEAPONS
+from tests.conftest import make_user
 from tests.play.conftest import client_for
 
-from .conftest import CampaignGame, make_user
+from .conftest import CampaignGame
 from .quest_ends import lose
 
 pytestmark = pytest.mark.django_db

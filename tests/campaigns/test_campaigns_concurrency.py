@@ -13,8 +13,7 @@ from apps.campaigns.models import Campaign, CharacterSheet
 from apps.play.models import Game
 from apps.play.services import game_launch
 from apps.rooms.services import room_seat_take
-
-from .conftest import make_user
+from tests.conftest import make_user
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

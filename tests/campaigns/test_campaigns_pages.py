@@ -7,9 +7,10 @@ from apps.accounts.models import User
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
 from apps.quests.models import QuestDefinition
 from apps.rooms.models import Room
+from tests.conftest import make_user
 from tests.play.conftest import client_for
 
-from .conftest import CampaignGame, make_user
+from .conftest import CampaignGame
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,9 @@ from apps.play.models import Game
 from apps.play.selectors import game_seat_view
 from apps.rooms.models import Room
 from apps.rules.saga import saga_quests
+from tests.conftest import make_user
 
-from .conftest import CampaignGame, make_user
+from .conftest import CampaignGame
 from .quest_ends import lose, retreat, win
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,9 @@ from apps.play.selectors import game_seat_view, game_state
 from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
 from apps.rules.data import HEROES
+from tests.conftest import make_user
 
-from .conftest import CampaignGame, make_user
+from .conftest import CampaignGame
 
 pytestmark = pytest.mark.django_db
 

@@ -26,11 +26,12 @@ from apps.rooms.services import room_create
 from config.wsgi import application
 from tests.play.conftest import (  # noqa: F401  (fixtures)
     GameMaker,
-    celery_eager,
     make_game,
     make_room,
     quest,
 )
+
+pytestmark = pytest.mark.usefixtures("celery_eager")  # launches enqueue notifications
 
 MAX_EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "50"))
 

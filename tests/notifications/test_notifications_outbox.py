@@ -18,8 +18,7 @@ from apps.notifications.services import (
 )
 from apps.notifications.tasks import deliver_pending
 from config.celery import app
-
-from .conftest import make_user
+from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,8 +6,7 @@ from django.test import Client
 from apps.accounts.models import User
 from apps.notifications.models import Notification
 from apps.notifications.services import notification_send
-
-from .conftest import make_user
+from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 

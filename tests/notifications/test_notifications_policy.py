@@ -18,8 +18,9 @@ from apps.notifications.services import (
     unsubscribe_token,
 )
 from apps.notifications.tasks import send_digests
+from tests.conftest import make_user
 
-from .conftest import html_part, make_user
+from .conftest import html_part
 
 pytestmark = pytest.mark.django_db
 

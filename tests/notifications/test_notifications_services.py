@@ -14,8 +14,9 @@ from apps.notifications.services import (
     notification_unread_count,
     user_group,
 )
+from tests.conftest import make_user
 
-from .conftest import html_part, make_user
+from .conftest import html_part
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,7 @@ from apps.accounts.models import User
 from apps.notifications.services import notification_send, user_group
 from config.asgi import application
 from config.routing import websocket_urlpatterns
-
-from .conftest import make_user
+from tests.conftest import make_user
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

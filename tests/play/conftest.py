@@ -1,13 +1,11 @@
 """Play fixtures: users, the Ashen Vault quest row, full rooms and launched games."""
 
-import itertools
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from apps.accounts.models import User
@@ -16,19 +14,9 @@ from apps.play.services import game_launch
 from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
-from config.celery import app as celery_app
+from tests.conftest import make_user
 
-PASSWORD = "lantern-crypt-7781"
 QUEST_FILE = Path(__file__).resolve().parents[2] / "apps" / "rules" / "quests" / "ashen_vault.yaml"
-_names = itertools.count(1)
-
-
-def make_user(username: str | None = None) -> User:
-    username = username or f"player{next(_names)}"
-    user: User = get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD
-    )
-    return user
 
 
 @pytest.fixture
@@ -94,17 +82,8 @@ def post_action(
 
 
 @pytest.fixture(autouse=True)
-def celery_eager() -> Iterator[None]:
-    """Tasks enqueued after a commit (the turn notifications) run in-process, not through the
-    broker that a dev worker may be consuming; test_play_turns.py keeps a real-worker test."""
-    saved = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
-    yield
-    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = saved
-    # A task sent here cached this thread's result backend (disabled): let later tests that
-    # configure one (tests/config/test_celery.py) get theirs.
-    celery_app._backend_cache = None
-    celery_app._local.__dict__.pop("backend", None)
+def tasks_run_eagerly(celery_eager: None) -> None:
+    """The turn notifications, enqueued after a commit, run in-process (tests/conftest.py)."""
 
 
 @pytest.fixture(autouse=True)

@@ -12,9 +12,10 @@ from apps.play.selectors import game_seat_view
 from apps.play.services import game_launch, quest_apply_action
 from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
+from tests.conftest import make_user
 
 from .bot import Bot
-from .conftest import key, make_user
+from .conftest import key
 
 ACTION_CAP = 2000
 AMBUSH_HALL = Path(__file__).parent / "quests" / "ambush_hall.yaml"

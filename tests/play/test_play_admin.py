@@ -12,8 +12,9 @@ from apps.notifications.models import Notification
 from apps.play.models import Game, GameEvent
 from apps.play.verify import game_verify
 from apps.rooms.models import Room
+from tests.conftest import PASSWORD, make_user
 
-from .conftest import PASSWORD, GameMaker, client_for, make_user, post_action
+from .conftest import GameMaker, client_for, post_action
 
 pytestmark = pytest.mark.django_db
 

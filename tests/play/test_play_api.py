@@ -9,8 +9,9 @@ from apps import rules
 from apps.accounts.services import token_issue
 from apps.play.models import Game, GameEvent
 from apps.rules.questfile import parse_quest_text
+from tests.conftest import make_user
 
-from .conftest import GameMaker, RoomMaker, client_for, make_user, post_action
+from .conftest import GameMaker, RoomMaker, client_for, post_action
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,9 @@ from apps.notifications.models import Notification
 from apps.play.models import ChatMessage, Game
 from apps.play.services import game_group
 from config.routing import websocket_urlpatterns
+from tests.conftest import make_user
 
-from .conftest import GameMaker, client_for, make_user
+from .conftest import GameMaker, client_for
 
 pytestmark = pytest.mark.django_db
 

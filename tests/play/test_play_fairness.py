@@ -20,8 +20,9 @@ from apps.play.selectors import game_seat_view
 from apps.play.services import quest_apply_action
 from apps.play.table import game_abandon
 from apps.play.verify import game_verify
+from tests.conftest import make_user
 
-from .conftest import GameMaker, client_for, key, make_user
+from .conftest import GameMaker, client_for, key
 
 pytestmark = pytest.mark.django_db
 

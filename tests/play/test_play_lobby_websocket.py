@@ -11,8 +11,9 @@ from apps.play.services import game_launch, quest_apply_action
 from apps.play.table import game_pause
 from apps.rooms import services as rooms
 from config.routing import websocket_urlpatterns
+from tests.conftest import make_user
 
-from .conftest import GameMaker, RoomMaker, make_user
+from .conftest import GameMaker, RoomMaker
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -13,8 +13,9 @@ from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
 from apps.rooms.services import room_seat_take, room_spectators_set
 from apps.rules.questfile import parse_quest_text
+from tests.conftest import make_user
 
-from .conftest import GameMaker, RoomMaker, client_for, make_user
+from .conftest import GameMaker, RoomMaker, client_for
 
 pytestmark = pytest.mark.django_db
 

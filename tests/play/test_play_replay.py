@@ -17,8 +17,9 @@ from apps.play.replay import game_replay_page, replay_steps
 from apps.play.table import game_abandon, game_spectators_set
 from apps.rules.data import ZARGON_SEAT
 from apps.rules.dice import COMBAT_FACES, Dice, seed_rng
+from tests.conftest import make_user
 
-from .conftest import GameMaker, client_for, make_user
+from .conftest import GameMaker, client_for
 from .finished import ambush_hall_game, finished_game
 
 pytestmark = pytest.mark.django_db

@@ -23,8 +23,9 @@ from apps.play.verify import game_verify
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
 from apps.rules.questfile import parse_quest_text
+from tests.conftest import make_user
 
-from .conftest import GameMaker, RoomMaker, key, make_user
+from .conftest import GameMaker, RoomMaker, key
 
 pytestmark = pytest.mark.django_db
 

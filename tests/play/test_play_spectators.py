@@ -24,8 +24,9 @@ from apps.rooms.models import Room
 from apps.rooms.services import room_create, room_seat_take, room_spectators_set
 from apps.rules.questfile import parse_quest_text
 from config.routing import websocket_urlpatterns
+from tests.conftest import make_user
 
-from .conftest import GameMaker, RoomMaker, client_for, key, make_user, post_action
+from .conftest import GameMaker, RoomMaker, client_for, key, post_action
 
 ROLL = {"type": "roll_movement", "hero": "barbarian"}
 

@@ -23,8 +23,9 @@ from apps.play.table import game_pause, game_resume
 from apps.play.turns import turns_sweep
 from apps.play.verify import game_verify
 from apps.rooms.models import Room
+from tests.conftest import make_user
 
-from .conftest import RoomMaker, client_for, make_user
+from .conftest import RoomMaker, client_for
 
 pytestmark = pytest.mark.django_db
 

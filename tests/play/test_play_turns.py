@@ -26,9 +26,10 @@ from apps.play.verify import game_verify
 from apps.rooms.models import Room
 from apps.rules.ai import next_monster_action
 from config.celery import app
+from tests.conftest import make_user
 
 from .bot import Bot
-from .conftest import GameMaker, RoomMaker, client_for, make_user
+from .conftest import GameMaker, RoomMaker, client_for
 
 pytestmark = pytest.mark.django_db
 

@@ -22,8 +22,9 @@ from apps.play.services import game_group, game_seats_changed, quest_apply_actio
 from apps.rooms.models import Seat
 from config.asgi import application
 from config.routing import websocket_urlpatterns
+from tests.conftest import make_user
 
-from .conftest import GameMaker, make_user
+from .conftest import GameMaker
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

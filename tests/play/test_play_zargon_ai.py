@@ -29,9 +29,10 @@ from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
 from apps.rules.questfile import parse_quest_text
+from tests.conftest import make_user
 
 from .bot import Bot
-from .conftest import client_for, key, make_user, post_action
+from .conftest import client_for, key, post_action
 
 pytestmark = pytest.mark.django_db
 

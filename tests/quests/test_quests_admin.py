@@ -16,8 +16,9 @@ from django.test import Client
 from apps.accounts.models import User
 from apps.quests.models import QuestDefinition, QuestRevision
 from apps.quests.services import quest_load
+from tests.conftest import make_user
 
-from .conftest import client_for, make_user
+from .conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -271,7 +272,7 @@ def test_a_player_who_is_not_staff_can_neither_upload_nor_restore(vault: QuestDe
 
 
 def test_staff_who_may_only_view_quests_cannot_restore(vault: QuestDefinition) -> None:
-    viewer = client_for(make_user("viewer", staff=True, perms=("view_questdefinition",)))
+    viewer = client_for(make_user("viewer", staff=True, perms=("quests.view_questdefinition",)))
 
     assert viewer.get(f"/admin/quests/questdefinition/{vault.pk}/preview/").status_code == 200
     response = viewer.post(f"/admin/quests/questdefinition/{vault.pk}/revisions/1/restore/")

@@ -9,8 +9,7 @@ from apps.play.services import game_launch
 from apps.quests.models import QuestDefinition
 from apps.quests.services import quest_revision_restore, quest_save_edit
 from apps.rooms import services as rooms
-
-from .conftest import make_user
+from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 

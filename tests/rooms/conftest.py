@@ -1,21 +1,13 @@
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from apps.accounts.models import User
 from apps.quests.models import QuestDefinition
 from apps.rooms import services
 from apps.rooms.models import Room
+from tests.conftest import make_user
 
-PASSWORD = "lantern-crypt-7781"
 QUEST_SOURCE = "name: The Ashen Vault\n"
-
-
-def make_user(username: str) -> User:
-    user: User = get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD
-    )
-    return user
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ from apps.quests.admin import QuestDefinitionForm
 from apps.quests.models import QuestDefinition
 from apps.rooms import services
 from apps.rooms.models import Room
-from tests.rooms.conftest import PASSWORD, QUEST_SOURCE
+from tests.conftest import PASSWORD
+from tests.rooms.conftest import QUEST_SOURCE
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from apps.accounts.models import User
 from apps.quests.models import QuestDefinition
 from apps.rooms import services
 from apps.rooms.models import Room
-from tests.rooms.conftest import make_user
+from tests.conftest import make_user
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

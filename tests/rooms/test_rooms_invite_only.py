@@ -11,7 +11,7 @@ from apps.accounts.models import User
 from apps.quests.models import QuestDefinition
 from apps.rooms import services
 from apps.rooms.models import Room
-from tests.rooms.conftest import make_user
+from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 

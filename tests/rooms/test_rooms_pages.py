@@ -9,7 +9,8 @@ from apps.play.models import Game
 from apps.quests.models import QuestDefinition
 from apps.rooms import services
 from apps.rooms.models import Room
-from tests.rooms.conftest import make_user, mark_playing
+from tests.conftest import make_user
+from tests.rooms.conftest import mark_playing
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,8 @@ from apps.quests.models import QuestDefinition
 from apps.rooms import services
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import RoomError
-from tests.rooms.conftest import make_user, mark_playing
+from tests.conftest import make_user
+from tests.rooms.conftest import mark_playing
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,7 @@ from apps.quests.models import QuestDefinition
 from apps.rooms import services
 from apps.rooms.models import Room
 from config.routing import websocket_urlpatterns
-
-from .conftest import make_user
+from tests.conftest import make_user
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
