@@ -3,12 +3,35 @@
 
 import { el, fill } from "./board/dom.js";
 import { drawBoard, squareAt } from "./board/map.js";
-import { actionsOf, activeMonsterIds, boardTargets, castableSpells, indexView, keyOf, placeName, SIDES, samePoint, throwableWeapons } from "./board/model.js";
+import {
+  actionsOf,
+  activeMonsterIds,
+  boardTargets,
+  castableSpells,
+  indexView,
+  keyOf,
+  placeName,
+  SIDES,
+  samePoint,
+  throwableWeapons,
+} from "./board/model.js";
 import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "./board/net.js";
 import { Chat } from "./board/chat.js";
 import { StoryLog } from "./board/log.js";
 import { heroRef } from "./board/names.js";
-import { renderActions, renderDiceTray, renderFindCard, renderHeroes, renderMonsterCard, renderMonsters, renderOutcome, renderQuest, renderStart, renderTurn, turnAnnouncement } from "./board/panel.js";
+import {
+  renderActions,
+  renderDiceTray,
+  renderFindCard,
+  renderHeroes,
+  renderMonsterCard,
+  renderMonsters,
+  renderOutcome,
+  renderQuest,
+  renderStart,
+  renderTurn,
+  turnAnnouncement,
+} from "./board/panel.js";
 
 const root = document.getElementById("play");
 const $ = (id) => document.getElementById(id);
@@ -171,7 +194,8 @@ function render() {
 function announceTurn(view) {
   const turn = view.turn ?? {};
   const key = `${view.round}:${turn.phase}:${turn.hero ?? ""}:${view.outcome ?? ""}`;
-  if (state.lastTurnKey !== null && state.lastTurnKey !== key) dom.turnAnnouncer.textContent = turnAnnouncement(view, state.index, seatNames);
+  if (state.lastTurnKey !== null && state.lastTurnKey !== key)
+    dom.turnAnnouncer.textContent = turnAnnouncement(view, state.index, seatNames);
   state.lastTurnKey = key;
 }
 
@@ -224,7 +248,7 @@ function renderStartScreen(view) {
 
 function boardSummary(view) {
   const turn = view.turn ?? {};
-  const acting = turn.hero ? state.index?.heroes.get(turn.hero) ?? { hero: turn.hero } : null;
+  const acting = turn.hero ? (state.index?.heroes.get(turn.hero) ?? { hero: turn.hero }) : null;
   const whose = turn.phase === "monsters" ? "Zargon's phase" : acting ? `${heroRef(acting)}'s turn` : "";
   return `Dungeon map, round ${view.round ?? "?"}, ${whose}. Use the action buttons beside the map for a list of moves.`;
 }
@@ -283,7 +307,10 @@ async function endConfirmed(action) {
 function ask(title, lines, yes) {
   const d = dom.dialog;
   fill($("confirm-title"), title);
-  fill($("confirm-body"), lines.map((line) => el("p", {}, line)));
+  fill(
+    $("confirm-body"),
+    lines.map((line) => el("p", {}, line)),
+  );
   fill($("confirm-yes"), yes);
   return new Promise((resolve) => {
     const done = () => {
@@ -348,7 +375,11 @@ async function walk(path, who) {
   for (const step of path) {
     if (!state.walking) break;
     const type = who.monster ? "monster_move" : "move";
-    const action = actionsOf(state.view, type, (a) => samePoint(a.to, step) && (who.monster ? a.monster === who.monster : a.hero === who.hero))[0];
+    const action = actionsOf(
+      state.view,
+      type,
+      (a) => samePoint(a.to, step) && (who.monster ? a.monster === who.monster : a.hero === who.hero),
+    )[0];
     if (!action) {
       if (step !== path[0]) showMessage("Stopped: the next step is no longer possible.", "info");
       break;
@@ -441,13 +472,22 @@ function renderPending() {
   const left = state.view.role === "zargon" ? state.view.turn?.monster_movement_left : state.view.turn?.movement_left;
   const cost = pending.path.length;
   bar.hidden = false;
-  fill(bar,
-    el("p", { class: "confirm-text" }, `Move ${cost} squares ${where ? `to ${where}` : ""}`.trim(),
+  fill(
+    bar,
+    el(
+      "p",
+      { class: "confirm-text" },
+      `Move ${cost} squares ${where ? `to ${where}` : ""}`.trim(),
       Number.isInteger(left) && left ? el("span", { class: "muted small" }, ` (${cost} of ${left} movement)`) : null,
-      el("span", { class: "muted small" }, ". Tap the square again or press Enter.")),
-    el("div", { class: "actions" },
+      el("span", { class: "muted small" }, ". Tap the square again or press Enter."),
+    ),
+    el(
+      "div",
+      { class: "actions" },
       el("button", { type: "button", class: "primary", id: "move-confirm-go", onclick: confirmPending }, `Move ${cost} squares`),
-      el("button", { type: "button", id: "move-confirm-cancel", onclick: clearPending }, "Cancel")));
+      el("button", { type: "button", id: "move-confirm-cancel", onclick: clearPending }, "Cancel"),
+    ),
+  );
 }
 
 function onBoardClick(e) {
@@ -545,7 +585,8 @@ function initialZoom() {
 }
 
 function centreOnAction() {
-  const origin = state.targets?.origin ?? state.view?.heroes?.find((h) => (state.view.heroes_owned ?? []).includes(h.hero) && h.position)?.position;
+  const origin =
+    state.targets?.origin ?? state.view?.heroes?.find((h) => (state.view.heroes_owned ?? []).includes(h.hero) && h.position)?.position;
   if (!origin) return;
   const box = dom.svg.viewBox.baseVal;
   const cell = dom.svg.getBoundingClientRect().width / (box?.width || 26.5);
@@ -580,12 +621,16 @@ function initPinch() {
     if (pointers.size < 2) start = null;
   };
   for (const type of ["pointerup", "pointercancel", "pointerleave"]) dom.scroller.addEventListener(type, end);
-  dom.scroller.addEventListener("wheel", (e) => {
-    if (!e.ctrlKey) return;
-    e.preventDefault();
-    const rect = dom.scroller.getBoundingClientRect();
-    setZoom(state.zoom * Math.exp(-e.deltaY / 300), { x: e.clientX - rect.left, y: e.clientY - rect.top });
-  }, { passive: false });
+  dom.scroller.addEventListener(
+    "wheel",
+    (e) => {
+      if (!e.ctrlKey) return;
+      e.preventDefault();
+      const rect = dom.scroller.getBoundingClientRect();
+      setZoom(state.zoom * Math.exp(-e.deltaY / 300), { x: e.clientX - rect.left, y: e.clientY - rect.top });
+    },
+    { passive: false },
+  );
 }
 
 // ---- Live updates -----------------------------------------------------------------------
@@ -636,9 +681,15 @@ function startChat() {
   const form = $("chat-form"); // absent for spectators: they read, they do not post
   const text = $("chat-text");
   const started = new Chat({
-    url, form, text,
-    log: $("chat-log"), scroller: $("chat-scroll"), older: $("chat-older"),
-    narrator: $("chat-narrator"), count: $("chat-count"), error: $("chat-error"),
+    url,
+    form,
+    text,
+    log: $("chat-log"),
+    scroller: $("chat-scroll"),
+    older: $("chat-older"),
+    narrator: $("chat-narrator"),
+    count: $("chat-count"),
+    error: $("chat-error"),
     maxLength: Number(text?.getAttribute("maxlength")) || 1000,
   });
   started.start();

@@ -29,6 +29,7 @@ async function refreshClock() {
 
 document.addEventListener("board:view", (event) => {
   wanted = event.detail?.turn ?? null;
-  if (shown === null) shown = wanted; // the page came with this turn's clock
+  if (shown === null)
+    shown = wanted; // the page came with this turn's clock
   else refreshClock();
 });

@@ -24,7 +24,7 @@ export class DiceStream {
   /** A uniform int in [0, n), rejecting the biased tail as `Dice.below` does. */
   below(n) {
     const big = BigInt(n);
-    const limit = (MASK64 + 1n) - ((MASK64 + 1n) % big);
+    const limit = MASK64 + 1n - ((MASK64 + 1n) % big);
     for (;;) {
       const [state, value] = nextU64(this.state);
       this.state = state;
@@ -52,7 +52,8 @@ export function shownDice(entries) {
  * Resolves to {ok, draws, dice} or {ok: false, step, problem}.
  */
 export async function verifyReplay(fairness, steps) {
-  if (!fairness?.revealed || !fairness.commitment) return { ok: false, step: null, problem: "This game has no sealed seed to check against." };
+  if (!fairness?.revealed || !fairness.commitment)
+    return { ok: false, step: null, problem: "This game has no sealed seed to check against." };
   if ((await sha256Hex(`${fairness.salt}:${fairness.seed}`)) !== fairness.commitment) {
     return { ok: false, step: null, problem: "The seed and salt do not hash to the commitment published at launch." };
   }
@@ -73,7 +74,11 @@ export async function verifyReplay(fairness, steps) {
     const shown = shownDice(step.entries);
     const same = shown.length === rolled.length && shown.every((die, i) => die === rolled[i]);
     if (!same) {
-      return { ok: false, step: step.step, problem: `Step ${step.step}: the log shows ${shown.join(", ") || "no dice"}, the seed rolled ${rolled.join(", ") || "none"}.` };
+      return {
+        ok: false,
+        step: step.step,
+        problem: `Step ${step.step}: the log shows ${shown.join(", ") || "no dice"}, the seed rolled ${rolled.join(", ") || "none"}.`,
+      };
     }
     dice += shown.length;
   }

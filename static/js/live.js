@@ -14,7 +14,10 @@ let running = false;
 let again = false;
 
 async function refresh() {
-  if (running) { again = true; return; }
+  if (running) {
+    again = true;
+    return;
+  }
   running = true;
   try {
     const response = await fetch(location.href, {
@@ -41,7 +44,10 @@ async function refresh() {
     // offline for a moment: the next poke or reconnect fetches again
   } finally {
     running = false;
-    if (again) { again = false; schedule(); }
+    if (again) {
+      again = false;
+      schedule();
+    }
   }
 }
 
@@ -70,7 +76,11 @@ function connect(first) {
   });
   socket.addEventListener("message", (event) => {
     let frame;
-    try { frame = JSON.parse(event.data); } catch { return; }
+    try {
+      frame = JSON.parse(event.data);
+    } catch {
+      return;
+    }
     if (frame && frame.type === "changed") schedule();
   });
   socket.addEventListener("close", (event) => {

@@ -34,10 +34,16 @@ function toast({ title, body, url }) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/notifications/`);
-  socket.addEventListener("open", () => { retry = 1000; });
+  socket.addEventListener("open", () => {
+    retry = 1000;
+  });
   socket.addEventListener("message", (event) => {
     let frame;
-    try { frame = JSON.parse(event.data); } catch { return; }
+    try {
+      frame = JSON.parse(event.data);
+    } catch {
+      return;
+    }
     if (frame && frame.type === "notification") {
       bump();
       toast(frame);

@@ -12,11 +12,21 @@ import { verifyReplay } from "./fairness.js";
 const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);
 const dom = {
-  svg: $("board"), turn: $("turn-panel"), dice: $("dice-tray"), heroes: $("heroes-panel"),
-  monsters: $("monsters-panel"), log: $("game-log"), logScroll: $("log-scroll"),
-  status: $("replay-status"), slider: $("replay-slider"), stepOut: $("replay-step"),
-  round: $("replay-round"), speed: $("replay-speed"), play: $("replay-play"),
-  verify: $("verify-dice"), result: $("verify-result"),
+  svg: $("board"),
+  turn: $("turn-panel"),
+  dice: $("dice-tray"),
+  heroes: $("heroes-panel"),
+  monsters: $("monsters-panel"),
+  log: $("game-log"),
+  logScroll: $("log-scroll"),
+  status: $("replay-status"),
+  slider: $("replay-slider"),
+  stepOut: $("replay-step"),
+  round: $("replay-round"),
+  speed: $("replay-speed"),
+  play: $("replay-play"),
+  verify: $("verify-dice"),
+  result: $("verify-result"),
 };
 const LOG_SHOWN = 300; // the newest entries up to the step (a long quest's whole tale is slow to redraw)
 const NO_UI = { pending: null, highlight: null, monster: null, spell: null, throw: null };
@@ -111,8 +121,13 @@ function play() {
 
 function fillRounds() {
   const firstOf = new Map();
-  replay.steps.forEach((s, i) => { if (!firstOf.has(s.round)) firstOf.set(s.round, i); });
-  fill(dom.round, [...firstOf].map(([round, i]) => el("option", { value: String(round), dataset: { step: String(i) } }, `Round ${round}`)));
+  replay.steps.forEach((s, i) => {
+    if (!firstOf.has(s.round)) firstOf.set(s.round, i);
+  });
+  fill(
+    dom.round,
+    [...firstOf].map(([round, i]) => el("option", { value: String(round), dataset: { step: String(i) } }, `Round ${round}`)),
+  );
   dom.round.addEventListener("change", () => show(Number(dom.round.selectedOptions[0].dataset.step)));
 }
 
@@ -130,13 +145,33 @@ async function verify() {
 }
 
 function wire() {
-  $("replay-first").addEventListener("click", () => { stop(); show(0); });
-  $("replay-back").addEventListener("click", () => { stop(); show(replay.current - 1); });
-  $("replay-forward").addEventListener("click", () => { stop(); show(replay.current + 1); });
-  $("replay-last").addEventListener("click", () => { stop(); show(replay.steps.length - 1); });
+  $("replay-first").addEventListener("click", () => {
+    stop();
+    show(0);
+  });
+  $("replay-back").addEventListener("click", () => {
+    stop();
+    show(replay.current - 1);
+  });
+  $("replay-forward").addEventListener("click", () => {
+    stop();
+    show(replay.current + 1);
+  });
+  $("replay-last").addEventListener("click", () => {
+    stop();
+    show(replay.steps.length - 1);
+  });
   dom.play.addEventListener("click", play);
-  dom.speed.addEventListener("change", () => { if (replay.timer) { stop(); play(); } });
-  dom.slider.addEventListener("input", () => { stop(); show(Number(dom.slider.value)); });
+  dom.speed.addEventListener("change", () => {
+    if (replay.timer) {
+      stop();
+      play();
+    }
+  });
+  dom.slider.addEventListener("input", () => {
+    stop();
+    show(Number(dom.slider.value));
+  });
   dom.verify.addEventListener("click", verify);
 }
 

@@ -6,7 +6,11 @@ if (field && !field.value) field.value = zone;
 
 const url = document.querySelector("script[data-time-zone-url]")?.dataset.timeZoneUrl;
 if (url && zone) {
-  const csrf = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="))?.slice(10) ?? "";
+  const csrf =
+    document.cookie
+      .split("; ")
+      .find((c) => c.startsWith("csrftoken="))
+      ?.slice(10) ?? "";
   fetch(url, {
     method: "POST",
     credentials: "same-origin",

@@ -40,7 +40,19 @@ function corridor(legal = []) {
         { id: "a", kind: "passage", name: "", revealed: true },
         { id: "b", kind: "room", name: "Guard Room", revealed: true },
       ],
-      doors: [{ id: "d1", between: [[2, 0], [3, 0]], open: false, secret: false, found: true, locked_by: null }],
+      doors: [
+        {
+          id: "d1",
+          between: [
+            [2, 0],
+            [3, 0],
+          ],
+          open: false,
+          secret: false,
+          found: true,
+          locked_by: null,
+        },
+      ],
       blocked: [],
       stairway: [],
       furniture: [],

@@ -73,7 +73,10 @@ const FIGURES = {
   ],
   skeleton: [
     P("M20 80 L80 20 M20 20 L80 80", "a-bone-line"),
-    C(19, 80, 5, "a-bone"), C(81, 20, 5, "a-bone"), C(19, 20, 5, "a-bone"), C(81, 80, 5, "a-bone"),
+    C(19, 80, 5, "a-bone"),
+    C(81, 20, 5, "a-bone"),
+    C(19, 20, 5, "a-bone"),
+    C(81, 80, 5, "a-bone"),
     P("M50 22 Q30 22 30 44 Q30 56 38 60 L38 70 L62 70 L62 60 Q70 56 70 44 Q70 22 50 22 Z", "a-bone"),
     E(42, 45, 6, 7, "a-socket"),
     E(58, 45, 6, 7, "a-socket"),
@@ -182,7 +185,14 @@ const FURNITURE = {
     svgEl("rect", { x: -w / 2, y: -h / 2, width: w * 0.18, height: h, rx: 0.05, class: "f-throne-back" }, g);
     svgEl("rect", { x: w / 2 - w * 0.18, y: -h / 2, width: w * 0.18, height: h, rx: 0.05, class: "f-throne-back" }, g);
     svgEl("rect", { x: -w / 2 + w * 0.18, y: -h / 2 + h * 0.32, width: w * 0.64, height: h * 0.6, rx: 0.05, class: "f-cushion" }, g);
-    svgEl("path", { d: `M${-w * 0.2} ${-h / 2 + 0.08} l${w * 0.1} ${h * 0.16} l${w * 0.1} ${-h * 0.16} l${w * 0.1} ${h * 0.16} l${w * 0.1} ${-h * 0.16}`, class: "f-gold-line" }, g);
+    svgEl(
+      "path",
+      {
+        d: `M${-w * 0.2} ${-h / 2 + 0.08} l${w * 0.1} ${h * 0.16} l${w * 0.1} ${-h * 0.16} l${w * 0.1} ${h * 0.16} l${w * 0.1} ${-h * 0.16}`,
+        class: "f-gold-line",
+      },
+      g,
+    );
   },
   bookcase(g, w, h) {
     plank(g, w, h, "f-wood-dark");
@@ -190,7 +200,7 @@ const FURNITURE = {
     const n = Math.max(4, Math.round(w * 5));
     const bw = (w - 0.12) / n;
     for (let i = 0; i < n; i++) {
-      const depth = h * (0.55 + 0.25 * ((i * 7) % 3) / 2);
+      const depth = h * (0.55 + (0.25 * ((i * 7) % 3)) / 2);
       svgEl("rect", { x: -w / 2 + 0.06 + i * bw + 0.01, y: -h / 2 + 0.06, width: bw - 0.02, height: depth, class: colours[i % 4] }, g);
     }
   },
@@ -218,8 +228,22 @@ const FURNITURE = {
     svgEl("rect", { x: -w / 2 + 0.15, y: -h / 2 + h * 0.3, width: w - 0.3, height: h * 0.62, rx: 0.05, class: "f-hearth" }, g);
     const fy = -h / 2 + h * 0.92;
     const fh = h * 0.55;
-    svgEl("path", { d: `M${-w * 0.3} ${fy} Q${-w * 0.28} ${fy - fh * 0.6} ${-w * 0.12} ${fy - fh} Q${-w * 0.08} ${fy - fh * 0.45} 0 ${fy - fh * 0.8} Q${w * 0.1} ${fy - fh * 0.4} ${w * 0.16} ${fy - fh * 0.95} Q${w * 0.3} ${fy - fh * 0.5} ${w * 0.3} ${fy} Z`, class: "f-flame" }, g);
-    svgEl("path", { d: `M${-w * 0.15} ${fy} Q${-w * 0.1} ${fy - fh * 0.4} 0 ${fy - fh * 0.5} Q${w * 0.12} ${fy - fh * 0.35} ${w * 0.15} ${fy} Z`, class: "f-flame-core" }, g);
+    svgEl(
+      "path",
+      {
+        d: `M${-w * 0.3} ${fy} Q${-w * 0.28} ${fy - fh * 0.6} ${-w * 0.12} ${fy - fh} Q${-w * 0.08} ${fy - fh * 0.45} 0 ${fy - fh * 0.8} Q${w * 0.1} ${fy - fh * 0.4} ${w * 0.16} ${fy - fh * 0.95} Q${w * 0.3} ${fy - fh * 0.5} ${w * 0.3} ${fy} Z`,
+        class: "f-flame",
+      },
+      g,
+    );
+    svgEl(
+      "path",
+      {
+        d: `M${-w * 0.15} ${fy} Q${-w * 0.1} ${fy - fh * 0.4} 0 ${fy - fh * 0.5} Q${w * 0.12} ${fy - fh * 0.35} ${w * 0.15} ${fy} Z`,
+        class: "f-flame-core",
+      },
+      g,
+    );
   },
   alchemist_bench(g, w, h) {
     plank(g, w, h);

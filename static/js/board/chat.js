@@ -37,7 +37,9 @@ export class Chat {
   async get(params) {
     const query = new URLSearchParams(params).toString();
     const res = await fetch(`${this.url}${query ? `?${query}` : ""}`, {
-      credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store",
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      cache: "no-store",
     });
     if (!res.ok) throw new Error(`chat ${res.status}`);
     return res.json();
@@ -103,7 +105,9 @@ export class Chat {
   item(m) {
     const when = new Date(m.created);
     const time = Number.isNaN(when.getTime()) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-    return el("li", { class: `chat-message ${KIND_CLASS[m.kind] ?? ""}`, dataset: { id: String(m.id) } },
+    return el(
+      "li",
+      { class: `chat-message ${KIND_CLASS[m.kind] ?? ""}`, dataset: { id: String(m.id) } },
       el("span", { class: "chat-name" }, m.name),
       time ? el("time", { class: "chat-time muted small", datetime: m.created }, time) : "",
       el("p", { class: "chat-text" }, m.text),

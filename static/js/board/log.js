@@ -61,7 +61,10 @@ export class StoryLog {
     this.lastSeq = Math.max(before ?? 0, ...[...this.entries.keys()]);
     if (this.since === undefined) this.findAway();
     this.render();
-    if (fresh.length) this.announcer.textContent = groupEntries(fresh).map((g) => storyText(g, index)).join(" ");
+    if (fresh.length)
+      this.announcer.textContent = groupEntries(fresh)
+        .map((g) => storyText(g, index))
+        .join(" ");
   }
 
   sorted() {
@@ -78,11 +81,13 @@ export class StoryLog {
 
   async fetchPage(query) {
     const res = await fetch(`${this.eventsUrl}?${query}`, {
-      credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store",
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      cache: "no-store",
     });
     if (!res.ok) throw new Error(`The story could not be loaded (${res.status}).`);
     const page = await res.json();
-    return Array.isArray(page) ? page : page.entries ?? [];
+    return Array.isArray(page) ? page : (page.entries ?? []);
   }
 
   keep(entries, end) {

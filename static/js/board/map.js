@@ -73,9 +73,17 @@ function drawDefs(svg) {
   svgEl("circle", { cx: 0.25, cy: 0.3, r: 0.05, class: "rock-fleck" }, rock);
   svgEl("circle", { cx: 0.7, cy: 0.65, r: 0.035, class: "rock-fleck" }, rock);
   svgEl("circle", { cx: 0.55, cy: 0.15, r: 0.025, class: "rock-fleck" }, rock);
-  const hatch = svgEl("pattern", {
-    id: "hidden-hatch", width: 0.25, height: 0.25, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)",
-  }, defs);
+  const hatch = svgEl(
+    "pattern",
+    {
+      id: "hidden-hatch",
+      width: 0.25,
+      height: 0.25,
+      patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(45)",
+    },
+    defs,
+  );
   svgEl("rect", { width: 0.25, height: 0.25, class: "hidden-hatch-bg" }, hatch);
   svgEl("line", { x1: 0, y1: 0, x2: 0, y2: 0.25, class: "hidden-hatch-line" }, hatch);
   defineFigures(defs);
@@ -115,7 +123,11 @@ function drawBlocked(svg, view) {
     const cell = svgEl("g", {}, g);
     svgText("title", {}, "Blocked square", cell);
     svgEl("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, rx: 0.08, class: "blocked-rock" }, cell);
-    svgEl("path", { d: `M${x + 0.2} ${y + 0.2} L${x + 0.8} ${y + 0.8} M${x + 0.8} ${y + 0.2} L${x + 0.2} ${y + 0.8}`, class: "blocked-cross" }, cell);
+    svgEl(
+      "path",
+      { d: `M${x + 0.2} ${y + 0.2} L${x + 0.8} ${y + 0.8} M${x + 0.8} ${y + 0.2} L${x + 0.2} ${y + 0.8}`, class: "blocked-cross" },
+      cell,
+    );
   }
 }
 
@@ -181,11 +193,23 @@ function trapIcon(parent, trap, x, y) {
     svgEl("ellipse", { cx, cy, rx: 0.38, ry: 0.32, class: "pit-rim" }, parent);
     svgEl("ellipse", { cx, cy: cy + 0.03, rx: 0.28, ry: 0.22, class: trap.state === "sprung" ? "pit-hole open" : "pit-hole" }, parent);
   } else if (trap.kind === "spear") {
-    svgEl("path", { d: `M${x + 0.2} ${y + 0.8} L${x + 0.8} ${y + 0.2} M${x + 0.2} ${y + 0.2} L${x + 0.8} ${y + 0.8}`, class: "spear-shaft" }, parent);
-    svgEl("path", { d: `M${x + 0.8} ${y + 0.2} l-0.2 0.04 l0.16 0.16 Z M${x + 0.2} ${y + 0.2} l0.2 0.04 l-0.16 0.16 Z`, class: "spear-head" }, parent);
+    svgEl(
+      "path",
+      { d: `M${x + 0.2} ${y + 0.8} L${x + 0.8} ${y + 0.2} M${x + 0.2} ${y + 0.2} L${x + 0.8} ${y + 0.8}`, class: "spear-shaft" },
+      parent,
+    );
+    svgEl(
+      "path",
+      { d: `M${x + 0.8} ${y + 0.2} l-0.2 0.04 l0.16 0.16 Z M${x + 0.2} ${y + 0.2} l0.2 0.04 l-0.16 0.16 Z`, class: "spear-head" },
+      parent,
+    );
   } else if (trap.kind === "falling_block") {
     svgEl("rect", { x: x + 0.18, y: y + 0.18, width: 0.64, height: 0.64, rx: 0.05, class: "block-stone" }, parent);
-    svgEl("path", { d: `M${x + 0.3} ${y + 0.35} l0.15 0.12 l-0.05 0.15 l0.2 0.15 M${x + 0.62} ${y + 0.25} l-0.07 0.2`, class: "block-crack" }, parent);
+    svgEl(
+      "path",
+      { d: `M${x + 0.3} ${y + 0.35} l0.15 0.12 l-0.05 0.15 l0.2 0.15 M${x + 0.62} ${y + 0.25} l-0.07 0.2`, class: "block-crack" },
+      parent,
+    );
     svgEl("path", { d: `M${cx} ${y + 0.02} v0.12 M${cx - 0.06} ${y + 0.09} l0.06 0.06 l0.06 -0.06`, class: "block-arrow" }, parent);
   } else {
     svgEl("circle", { cx, cy, r: 0.3, class: "trap-generic" }, parent);
@@ -284,7 +308,18 @@ function drawDoors(svg, view, targets) {
     const w = vertical ? across : along;
     const h = vertical ? along : across;
     if (target) {
-      svgEl("rect", { x: cx - (vertical ? 0.3 : 0.48), y: cy - (vertical ? 0.48 : 0.3), width: vertical ? 0.6 : 0.96, height: vertical ? 0.96 : 0.6, rx: 0.12, class: "door-glow" }, node);
+      svgEl(
+        "rect",
+        {
+          x: cx - (vertical ? 0.3 : 0.48),
+          y: cy - (vertical ? 0.48 : 0.3),
+          width: vertical ? 0.6 : 0.96,
+          height: vertical ? 0.96 : 0.6,
+          rx: 0.12,
+          class: "door-glow",
+        },
+        node,
+      );
     }
     if (door.open) {
       // A bright gap in the wall between two jambs, and the leaf swung into the second square.
@@ -305,9 +340,7 @@ function drawDoors(svg, view, targets) {
     } else {
       svgEl("rect", { x: cx - w / 2, y: cy - h / 2, width: w, height: h, rx: 0.04, class: "door-panel" }, node);
       for (const t of [-0.22, 0.22]) {
-        const d = vertical
-          ? `M${cx - across / 2} ${cy + t} h${across}`
-          : `M${cx + t} ${cy - across / 2} v${across}`;
+        const d = vertical ? `M${cx - across / 2} ${cy + t} h${across}` : `M${cx + t} ${cy - across / 2} v${across}`;
         svgEl("path", { d, class: "door-band" }, node);
       }
       const kx = vertical ? cx : cx + along / 2 - 0.12;
@@ -315,7 +348,17 @@ function drawDoors(svg, view, targets) {
       svgEl("circle", { cx: kx, cy: ky, r: 0.05, class: "door-knob" }, node);
     }
     // A generous invisible hit area for taps.
-    svgEl("rect", { x: cx - (vertical ? 0.35 : 0.5), y: cy - (vertical ? 0.5 : 0.35), width: vertical ? 0.7 : 1, height: vertical ? 1 : 0.7, class: "door-hit" }, node);
+    svgEl(
+      "rect",
+      {
+        x: cx - (vertical ? 0.35 : 0.5),
+        y: cy - (vertical ? 0.5 : 0.35),
+        width: vertical ? 0.7 : 1,
+        height: vertical ? 1 : 0.7,
+        class: "door-hit",
+      },
+      node,
+    );
   }
 }
 
@@ -324,18 +367,31 @@ function bodyBadge(parent, x, y, figure) {
   const cx = x + 0.8;
   const cy = y + 0.78;
   // A heart: Body is what a figure has left.
-  svgEl("path", {
-    d: `M${cx} ${cy + 0.2} C${cx - 0.32} ${cy - 0.02} ${cx - 0.2} ${cy - 0.26} ${cx} ${cy - 0.12} C${cx + 0.2} ${cy - 0.26} ${cx + 0.32} ${cy - 0.02} ${cx} ${cy + 0.2} Z`,
-    class: low ? "body-badge low" : "body-badge",
-  }, parent);
+  svgEl(
+    "path",
+    {
+      d: `M${cx} ${cy + 0.2} C${cx - 0.32} ${cy - 0.02} ${cx - 0.2} ${cy - 0.26} ${cx} ${cy - 0.12} C${cx + 0.2} ${cy - 0.26} ${cx + 0.32} ${cy - 0.02} ${cx} ${cy + 0.2} Z`,
+      class: low ? "body-badge low" : "body-badge",
+    },
+    parent,
+  );
   svgText("text", { x: cx, y: cy - 0.02, class: "body-text" }, String(figure.body ?? "?"), parent);
 }
 
 function drawHero(g, h, isActing) {
   const [x, y] = h.position;
-  const node = svgEl("g", { class: `figure hero hero-${h.hero}${isActing ? " acting" : ""}${h.in_pit ? " in-pit" : ""}`, "data-hero": h.hero }, g);
+  const node = svgEl(
+    "g",
+    { class: `figure hero hero-${h.hero}${isActing ? " acting" : ""}${h.in_pit ? " in-pit" : ""}`, "data-hero": h.hero },
+    g,
+  );
   const effects = (h.effects ?? []).map(pretty).join(", ");
-  svgText("title", {}, `${heroDisplay(h)}: Body ${h.body}/${h.body_max}, Mind ${h.mind}/${h.mind_max}${effects ? `; ${effects}` : ""}${h.in_pit ? "; in a pit" : ""}`, node);
+  svgText(
+    "title",
+    {},
+    `${heroDisplay(h)}: Body ${h.body}/${h.body_max}, Mind ${h.mind}/${h.mind_max}${effects ? `; ${effects}` : ""}${h.in_pit ? "; in a pit" : ""}`,
+    node,
+  );
   if (isActing) svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.49, class: "acting-ring" }, node);
   svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.43, class: `hero-token hero-fill-${h.hero}` }, node);
   placeFigure(node, h.hero, x, y, 0.05);
@@ -350,7 +406,9 @@ function drawMonster(g, m, selected) {
   if (m.asleep) cls.push("monster-asleep");
   if (selected) cls.push("selected");
   const node = svgEl("g", { class: cls.join(" "), "data-monster": m.id }, g);
-  const notes = [m.asleep ? "asleep" : "", m.activated ? "already activated" : "", m.revealed === false ? "not yet revealed" : ""].filter(Boolean);
+  const notes = [m.asleep ? "asleep" : "", m.activated ? "already activated" : "", m.revealed === false ? "not yet revealed" : ""].filter(
+    Boolean,
+  );
   svgText("title", {}, `${monsterLabel(m)}: Body ${m.body}/${m.body_max}${notes.length ? `; ${notes.join(", ")}` : ""}`, node);
   if (selected) svgEl("rect", { x: x + 0.02, y: y + 0.02, width: 0.96, height: 0.96, rx: 0.18, class: "selected-ring" }, node);
   svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.44, class: "monster-token" }, node);
@@ -376,8 +434,22 @@ function drawBelongings(g, drop, index) {
   const node = svgEl("g", { class: "figure belongings" }, g);
   const owner = index.heroes.get(drop.hero);
   svgText("title", {}, `${owner ? heroDisplay(owner) : heroName(drop.hero)}'s belongings`, node);
-  svgEl("path", { d: `M${x + 0.32} ${y + 0.42} Q${x + 0.2} ${y + 0.82} ${x + 0.5} ${y + 0.82} Q${x + 0.8} ${y + 0.82} ${x + 0.68} ${y + 0.42} Z`, class: "bag" }, node);
-  svgEl("path", { d: `M${x + 0.36} ${y + 0.42} L${x + 0.42} ${y + 0.28} H${x + 0.58} L${x + 0.64} ${y + 0.42}`, class: `bag-neck hero-stroke-${drop.hero}` }, node);
+  svgEl(
+    "path",
+    {
+      d: `M${x + 0.32} ${y + 0.42} Q${x + 0.2} ${y + 0.82} ${x + 0.5} ${y + 0.82} Q${x + 0.8} ${y + 0.82} ${x + 0.68} ${y + 0.42} Z`,
+      class: "bag",
+    },
+    node,
+  );
+  svgEl(
+    "path",
+    {
+      d: `M${x + 0.36} ${y + 0.42} L${x + 0.42} ${y + 0.28} H${x + 0.58} L${x + 0.64} ${y + 0.42}`,
+      class: `bag-neck hero-stroke-${drop.hero}`,
+    },
+    node,
+  );
 }
 
 function drawFigures(svg, view, index, targets, ui) {

@@ -142,7 +142,11 @@ export function sameAction(a, b) {
 function canonical(value) {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical(value[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonical(value[k])]),
+    );
   }
   return value;
 }
@@ -263,7 +267,7 @@ export function boardTargets(view, index, ui) {
       for (const a of actionsOf(view, "monster_move", (x) => x.monster === sel.id)) add(squares, keyOf(a.to), a, "move");
       for (const a of actionsOf(view, "monster_attack", (x) => x.monster === sel.id)) placeTarget(a, a.target, "attack");
       const left = view.turn?.active_monster === sel.id ? view.turn?.monster_movement_left : null;
-      const steps = Number.isInteger(left) ? left : MONSTER_MOVE[sel.kind] ?? 6;
+      const steps = Number.isInteger(left) ? left : (MONSTER_MOVE[sel.kind] ?? 6);
       if (actionsOf(view, "monster_move", (x) => x.monster === sel.id).length && steps > 1) {
         reachable = reach(index, sel.position, steps, { avoidTraps: false });
       }

@@ -10,14 +10,28 @@ export const HERO_COLOURS = {
 };
 
 const MONSTER_SHORT = {
-  goblin: "Gob", orc: "Orc", abomination: "Abom", skeleton: "Skel", zombie: "Zomb",
-  mummy: "Mum", dread_warrior: "Dread", gargoyle: "Garg", dread_warden: "Warden",
+  goblin: "Gob",
+  orc: "Orc",
+  abomination: "Abom",
+  skeleton: "Skel",
+  zombie: "Zomb",
+  mummy: "Mum",
+  dread_warrior: "Dread",
+  gargoyle: "Garg",
+  dread_warden: "Warden",
 };
 
 // Monster Move values (rules section 9): an upper bound for the multi-square path preview.
 export const MONSTER_MOVE = {
-  goblin: 10, orc: 8, abomination: 6, skeleton: 6, zombie: 5, mummy: 4,
-  dread_warrior: 7, gargoyle: 6, dread_warden: 6,
+  goblin: 10,
+  orc: 8,
+  abomination: 6,
+  skeleton: 6,
+  zombie: 5,
+  mummy: 4,
+  dread_warrior: 7,
+  gargoyle: 6,
+  dread_warden: 6,
 };
 
 /** ["Alba", "Durin", "Elf"] -> "Alba, Durin and Elf". */
@@ -29,7 +43,9 @@ export function joinNames(names) {
 
 /** "dread_warden" -> "Dread warden"; "ball_of_flame" -> "Ball of flame". */
 export function pretty(id) {
-  const s = String(id ?? "").replace(/_/g, " ").trim();
+  const s = String(id ?? "")
+    .replace(/_/g, " ")
+    .trim();
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : "";
 }
 
@@ -66,10 +82,18 @@ export function monsterLabel(monster) {
 }
 
 export const SPELL_NAMES = {
-  swift_wind: "Swift Wind", tempest: "Tempest", genie: "Genie", ball_of_flame: "Ball of Flame",
-  courage: "Courage", fire_of_wrath: "Fire of Wrath", sleep: "Sleep", veil_of_mist: "Veil of Mist",
-  water_of_healing: "Water of Healing", heal_body: "Heal Body",
-  pass_through_rock: "Pass Through Rock", rock_skin: "Rock Skin",
+  swift_wind: "Swift Wind",
+  tempest: "Tempest",
+  genie: "Genie",
+  ball_of_flame: "Ball of Flame",
+  courage: "Courage",
+  fire_of_wrath: "Fire of Wrath",
+  sleep: "Sleep",
+  veil_of_mist: "Veil of Mist",
+  water_of_healing: "Water of Healing",
+  heal_body: "Heal Body",
+  pass_through_rock: "Pass Through Rock",
+  rock_skin: "Rock Skin",
 };
 
 export function spellName(spell) {

@@ -36,15 +36,24 @@ const SIDE_ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
 export function actionLabel(action, index) {
   const t = action.type;
   switch (t) {
-    case "roll_movement": return "Roll for movement";
-    case "move": return `Move to ${placeName(index, action.to) || "the next square"}`;
-    case "open_door": return `Open ${doorName(index, action.door)}`;
-    case "attack": return `Attack ${targetName(index, action.target)}`;
-    case "throw": return `Throw the ${weaponName(action.weapon)} at ${targetName(index, action.target)}`;
-    case "cast": return `${spellName(action.spell)} on ${targetName(index, action.target)}`;
-    case "search_treasure": return "Search for treasure";
-    case "search_traps": return "Search for traps";
-    case "search_secret_doors": return "Search for secret doors";
+    case "roll_movement":
+      return "Roll for movement";
+    case "move":
+      return `Move to ${placeName(index, action.to) || "the next square"}`;
+    case "open_door":
+      return `Open ${doorName(index, action.door)}`;
+    case "attack":
+      return `Attack ${targetName(index, action.target)}`;
+    case "throw":
+      return `Throw the ${weaponName(action.weapon)} at ${targetName(index, action.target)}`;
+    case "cast":
+      return `${spellName(action.spell)} on ${targetName(index, action.target)}`;
+    case "search_treasure":
+      return "Search for treasure";
+    case "search_traps":
+      return "Search for traps";
+    case "search_secret_doors":
+      return "Search for secret doors";
     case "disarm": {
       const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
       return `Disarm the ${trap ? trapName(trap.kind) : "trap"} ${shortId(action.trap)}`.trim();
@@ -53,26 +62,37 @@ export function actionLabel(action, index) {
       const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
       return `Jump the ${trap ? trapName(trap.kind) : "trap"}`;
     }
-    case "drink_potion": return `Drink a healing potion (${heroName(action.hero)})`;
+    case "drink_potion":
+      return `Drink a healing potion (${heroName(action.hero)})`;
     case "give": {
       const what = action.item === "potion" ? "a potion" : action.item === "gold" ? `${action.amount} gold` : action.item;
       return `Give ${what} to the ${heroName(action.recipient)}`;
     }
-    case "leave_block": return `Step off the fallen block to ${action.to?.join(", ")}`;
-    case "choose_spells": return `Choose the ${action.element} spells`;
+    case "leave_block":
+      return `Step off the fallen block to ${action.to?.join(", ")}`;
+    case "choose_spells":
+      return `Choose the ${action.element} spells`;
     case "monster_cast": {
       const m = index.monsters.get(action.monster);
-      const at = index.heroes.has(action.target) ? ` at the ${heroName(action.target)}` : action.target === action.monster ? "" : ` to the ${action.target}`;
+      const at = index.heroes.has(action.target)
+        ? ` at the ${heroName(action.target)}`
+        : action.target === action.monster
+          ? ""
+          : ` to the ${action.target}`;
       return `${m ? monsterLabel(m) : action.monster}: cast ${spellName(action.spell)}${at}`;
     }
-    case "command_move": return `Move the commanded ${heroName(action.target)} to ${action.to?.join(", ")}`;
+    case "command_move":
+      return `Move the commanded ${heroName(action.target)} to ${action.to?.join(", ")}`;
     case "take_belongings": {
       const h = index.heroes.get(action.from);
       return `Take ${h ? heroRef(h) : `the ${heroName(action.from)}`}'s belongings`;
     }
-    case "escape": return "Escape by the stairway";
-    case "end_turn": return "End turn";
-    case "monster_move": return `Move to ${placeName(index, action.to) || "the next square"}`;
+    case "escape":
+      return "Escape by the stairway";
+    case "end_turn":
+      return "End turn";
+    case "monster_move":
+      return `Move to ${placeName(index, action.to) || "the next square"}`;
     case "monster_attack": {
       const h = index.heroes.get(action.target);
       return `Attack ${h ? heroRef(h) : `the ${heroName(action.target)}`}`;
@@ -81,7 +101,8 @@ export function actionLabel(action, index) {
       const m = index.monsters.get(action.monster);
       return `End activation${m ? ` of ${monsterLabel(m)}` : ""}`;
     }
-    case "end_phase": return "End Zargon's phase";
+    case "end_phase":
+      return "End Zargon's phase";
     default:
       if (action.spell) return `${spellName(action.spell)}${action.target ? ` on ${targetName(index, action.target)}` : ""}`;
       return pretty(t);
@@ -92,10 +113,17 @@ function actionButton(action, index, onAction, extra = {}) {
   const cls = ["act", `act-${action.type}`];
   if (action.type === "end_turn" || action.type === "end_phase") cls.push("primary");
   const { label, ...attrs } = extra;
-  return el("button", {
-    type: "button", class: cls.join(" "), dataset: { action: action.type, act: actionKey(action) },
-    onclick: () => onAction(action), ...attrs,
-  }, label ?? actionLabel(action, index));
+  return el(
+    "button",
+    {
+      type: "button",
+      class: cls.join(" "),
+      dataset: { action: action.type, act: actionKey(action) },
+      onclick: () => onAction(action),
+      ...attrs,
+    },
+    label ?? actionLabel(action, index),
+  );
 }
 
 /** In a solo room (data-zargon="ai" on the page) the monster AI is playing, not a person. */
@@ -127,18 +155,31 @@ export function renderTurn(box, view, index, seatNames = {}) {
     rows.push(el("p", { class: "muted small turn-waiting" }, waiting));
   }
   if (turn.phase === "heroes" && turn.hero) {
-    rows.push(el("dl", { class: "turn-facts" },
-      el("div", {}, el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, turn.movement_rolled ? `${turn.movement_left} left` : "not rolled")),
-      el("div", {}, el("dt", {}, "Moved"), el("dd", {}, turn.has_moved ? "yes" : "not yet")),
-      el("div", {}, el("dt", {}, "Action"), el("dd", { "data-field": "action" }, turn.has_acted ? "used" : "available")),
-    ));
+    rows.push(
+      el(
+        "dl",
+        { class: "turn-facts" },
+        el(
+          "div",
+          {},
+          el("dt", {}, "Movement"),
+          el("dd", { "data-field": "movement" }, turn.movement_rolled ? `${turn.movement_left} left` : "not rolled"),
+        ),
+        el("div", {}, el("dt", {}, "Moved"), el("dd", {}, turn.has_moved ? "yes" : "not yet")),
+        el("div", {}, el("dt", {}, "Action"), el("dd", { "data-field": "action" }, turn.has_acted ? "used" : "available")),
+      ),
+    );
   } else if (turn.phase === "monsters" && turn.active_monster) {
     const m = index.monsters.get(turn.active_monster);
-    rows.push(el("dl", { class: "turn-facts" },
-      el("div", {}, el("dt", {}, "Active"), el("dd", {}, m ? monsterLabel(m) : "a monster")),
-      el("div", {}, el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, `${turn.monster_movement_left ?? "?"} left`)),
-      el("div", {}, el("dt", {}, "Attack"), el("dd", { "data-field": "action" }, turn.monster_has_attacked ? "used" : "available")),
-    ));
+    rows.push(
+      el(
+        "dl",
+        { class: "turn-facts" },
+        el("div", {}, el("dt", {}, "Active"), el("dd", {}, m ? monsterLabel(m) : "a monster")),
+        el("div", {}, el("dt", {}, "Movement"), el("dd", { "data-field": "movement" }, `${turn.monster_movement_left ?? "?"} left`)),
+        el("div", {}, el("dt", {}, "Attack"), el("dd", { "data-field": "action" }, turn.monster_has_attacked ? "used" : "available")),
+      ),
+    );
   }
   fill(box, rows);
 }
@@ -149,7 +190,8 @@ export function turnAnnouncement(view, index, seatNames = {}) {
   if (view.outcome) return "The quest is over.";
   const mine = (view.legal_actions ?? []).length > 0;
   if (turn.phase === "monsters") return `Zargon's phase.${mine ? " Your turn." : ""}`;
-  if (turn.hero) return `${cap(heroRef(index.heroes.get(turn.hero) ?? { hero: turn.hero }))}'s turn.${mine ? " Your turn." : ` Waiting for ${seatNames[turn.seat] ?? "the next player"}.`}`;
+  if (turn.hero)
+    return `${cap(heroRef(index.heroes.get(turn.hero) ?? { hero: turn.hero }))}'s turn.${mine ? " Your turn." : ` Waiting for ${seatNames[turn.seat] ?? "the next player"}.`}`;
   return "";
 }
 
@@ -161,26 +203,40 @@ function group(title, ...buttons) {
 
 /** A toggle button that picks a spell or a thrown weapon before its target. */
 function selector(kind, value, label, selected, onSelect, title = null) {
-  return el("button", {
-    type: "button", class: `act act-${kind}${selected ? " selected" : ""}`, "aria-pressed": selected ? "true" : "false",
-    dataset: { [kind]: value }, onclick: () => onSelect(selected ? null : value), title,
-  }, label);
+  return el(
+    "button",
+    {
+      type: "button",
+      class: `act act-${kind}${selected ? " selected" : ""}`,
+      "aria-pressed": selected ? "true" : "false",
+      dataset: { [kind]: value },
+      onclick: () => onSelect(selected ? null : value),
+      title,
+    },
+    label,
+  );
 }
 
 /** The spell's card (docs/rules.md 8 or 8b), shown before its target is chosen. */
 export function spellCardNode(spell, { dread = false } = {}) {
   const card = spellCard(spell, { dread });
   if (!card) return null;
-  return el("div", { class: `spell-card spell-${card.kind}`, dataset: { spell } },
+  return el(
+    "div",
+    { class: `spell-card spell-${card.kind}`, dataset: { spell } },
     el("p", { class: "spell-card-title" }, spellName(spell), el("span", { class: "spell-card-kind" }, `${card.element} · ${card.kind}`)),
-    el("p", { class: "spell-card-text" }, card.text));
+    el("p", { class: "spell-card-text" }, card.text),
+  );
 }
 
 /** The target list shown under a selected spell or weapon. */
 function targetList(kind, prompt, buttons) {
-  return el("div", { class: `spell-targets ${kind}-targets` },
+  return el(
+    "div",
+    { class: `spell-targets ${kind}-targets` },
     el("p", { class: "small muted" }, `${prompt} Esc cancels.`),
-    el("div", { class: "actions" }, buttons));
+    el("div", { class: "actions" }, buttons),
+  );
 }
 
 /** "Step north, into the Guard Room" (or just "Step north" where the board shows nothing). */
@@ -194,25 +250,45 @@ function stepPad(view, index, h) {
   const actor = index.heroes.get(view.turn?.hero);
   const steps = stepMoves(view, actor?.position ?? null);
   if (!steps.length) return null;
-  return el("div", { class: "step-pad", role: "group", "aria-label": "Step one square" },
-    steps.map(({ side, action }) => actionButton(action, index, h.onAction, {
-      label: `${SIDE_ARROWS[side]} ${pretty(SIDE_NAMES[side])}`,
-      "aria-label": stepLabel(side, action, index),
-      title: stepLabel(side, action, index),
-      dataset: { action: "move", act: actionKey(action), side },
-    })));
+  return el(
+    "div",
+    { class: "step-pad", role: "group", "aria-label": "Step one square" },
+    steps.map(({ side, action }) =>
+      actionButton(action, index, h.onAction, {
+        label: `${SIDE_ARROWS[side]} ${pretty(SIDE_NAMES[side])}`,
+        "aria-label": stepLabel(side, action, index),
+        title: stepLabel(side, action, index),
+        dataset: { action: "move", act: actionKey(action), side },
+      }),
+    ),
+  );
 }
 
 function heroActionGroups(view, index, ui, h) {
   const btn = (a) => actionButton(a, index, h.onAction);
   const of = (type) => actionsOf(view, type).map(btn);
-  const spells = castableSpells(view).map((spell) => selector("spell", spell, spellName(spell), ui.spell === spell, h.onSelectSpell, spellCard(spell)?.text));
+  const spells = castableSpells(view).map((spell) =>
+    selector("spell", spell, spellName(spell), ui.spell === spell, h.onSelectSpell, spellCard(spell)?.text),
+  );
   const spellTargets = ui.spell
-    ? [spellCardNode(ui.spell), targetList("spell", `Choose a target for ${spellName(ui.spell)} (on the board or here).`, actionsOf(view, "cast", (a) => a.spell === ui.spell).map(btn))]
+    ? [
+        spellCardNode(ui.spell),
+        targetList(
+          "spell",
+          `Choose a target for ${spellName(ui.spell)} (on the board or here).`,
+          actionsOf(view, "cast", (a) => a.spell === ui.spell).map(btn),
+        ),
+      ]
     : null;
-  const throws = throwableWeapons(view).map((weapon) => selector("throw", weapon, `Throw ${weaponName(weapon)}`, ui.throw === weapon, h.onSelectThrow));
+  const throws = throwableWeapons(view).map((weapon) =>
+    selector("throw", weapon, `Throw ${weaponName(weapon)}`, ui.throw === weapon, h.onSelectThrow),
+  );
   const throwTargets = ui.throw
-    ? targetList("throw", `Choose a target for the ${weaponName(ui.throw)} (on the board or here); the ${weaponName(ui.throw)} is lost.`, actionsOf(view, "throw", (a) => a.weapon === ui.throw).map(btn))
+    ? targetList(
+        "throw",
+        `Choose a target for the ${weaponName(ui.throw)} (on the board or here); the ${weaponName(ui.throw)} is lost.`,
+        actionsOf(view, "throw", (a) => a.weapon === ui.throw).map(btn),
+      )
     : null;
   const moves = actionsOf(view, "move").length
     ? el("p", { class: "small muted hint" }, "Tap a green square to move (arrow keys step too).")
@@ -234,35 +310,53 @@ function zargonActionGroups(view, index, ui, h) {
   const btn = (a) => actionButton(a, index, h.onAction);
   const monsters = activeMonsterIds(view).map((id) => {
     const m = index.monsters.get(id);
-    return el("button", {
-      type: "button", class: `act act-select${ui.monster === id ? " selected" : ""}`, "aria-pressed": ui.monster === id ? "true" : "false",
-      dataset: { monster: id }, onclick: () => h.onSelectMonster(ui.monster === id ? null : id),
-    }, m ? monsterLabel(m) : id);
+    return el(
+      "button",
+      {
+        type: "button",
+        class: `act act-select${ui.monster === id ? " selected" : ""}`,
+        "aria-pressed": ui.monster === id ? "true" : "false",
+        dataset: { monster: id },
+        onclick: () => h.onSelectMonster(ui.monster === id ? null : id),
+      },
+      m ? monsterLabel(m) : id,
+    );
   });
   const sel = ui.monster;
-  const selPos = sel ? index.monsters.get(sel)?.position ?? null : null;
+  const selPos = sel ? (index.monsters.get(sel)?.position ?? null) : null;
   const steps = stepMoves(view, selPos, "monster_move", (a) => a.monster === sel);
   const pad = steps.length
-    ? el("div", { class: "step-pad", role: "group", "aria-label": "Step one square" },
-      steps.map(({ side, action }) => actionButton(action, index, h.onAction, {
-        label: `${SIDE_ARROWS[side]} ${pretty(SIDE_NAMES[side])}`,
-        "aria-label": stepLabel(side, action, index),
-        title: stepLabel(side, action, index),
-        dataset: { action: "monster_move", act: actionKey(action), side },
-      })))
+    ? el(
+        "div",
+        { class: "step-pad", role: "group", "aria-label": "Step one square" },
+        steps.map(({ side, action }) =>
+          actionButton(action, index, h.onAction, {
+            label: `${SIDE_ARROWS[side]} ${pretty(SIDE_NAMES[side])}`,
+            "aria-label": stepLabel(side, action, index),
+            title: stepLabel(side, action, index),
+            dataset: { action: "monster_move", act: actionKey(action), side },
+          }),
+        ),
+      )
     : null;
   const selActions = sel
     ? [
-      pad,
-      actionsOf(view, "monster_move", (a) => a.monster === sel).length
-        ? el("p", { class: "small muted hint" }, "Tap a green square to move it (arrow keys step too).") : null,
-      actionsOf(view, "monster_attack", (a) => a.monster === sel).map(btn),
-      actionsOf(view, "end_activation", (a) => a.monster === sel).map(btn),
-    ]
+        pad,
+        actionsOf(view, "monster_move", (a) => a.monster === sel).length
+          ? el("p", { class: "small muted hint" }, "Tap a green square to move it (arrow keys step too).")
+          : null,
+        actionsOf(view, "monster_attack", (a) => a.monster === sel).map(btn),
+        actionsOf(view, "end_activation", (a) => a.monster === sel).map(btn),
+      ]
     : [el("p", { class: "small muted hint" }, "Select a monster (tap it on the board) to move or attack.")];
   const dread = actionsOf(view, "monster_cast").map(btn);
   const commands = actionsOf(view, "command_move").map(btn);
-  return [group("Monsters", monsters), group("Selected monster", selActions), group("Dread spells", dread), group("Command a hero", commands)];
+  return [
+    group("Monsters", monsters),
+    group("Selected monster", selActions),
+    group("Dread spells", dread),
+    group("Command a hero", commands),
+  ];
 }
 
 /**
@@ -317,11 +411,18 @@ export function renderActions(box, view, index, ui, handlers) {
     unknown.filter((a) => a.spell === spell).map((a) => actionButton(a, index, handlers.onAction)),
   ]);
   const other = unknown.filter((a) => !a.spell).map((a) => actionButton(a, index, handlers.onAction));
-  const enders = [...actionsOf(view, "end_turn"), ...actionsOf(view, "end_phase")]
-    .map((a) => actionButton(a, index, handlers.onAction, { title: "Enter" }));
+  const enders = [...actionsOf(view, "end_turn"), ...actionsOf(view, "end_phase")].map((a) =>
+    actionButton(a, index, handlers.onAction, { title: "Enter" }),
+  );
   // Ending comes first: on a phone it stays in view under the turn card.
   const hint = enders.length ? el("span", { class: "small muted" }, "or Enter on the map") : null;
-  fill(box, enders.length ? el("div", { class: "actions end-actions" }, enders, hint) : null, groups, group("Dread spells", dread), group("Other", other));
+  fill(
+    box,
+    enders.length ? el("div", { class: "actions end-actions" }, enders, hint) : null,
+    groups,
+    group("Dread spells", dread),
+    group("Other", other),
+  );
 }
 
 function statRow(label, value) {
@@ -337,7 +438,9 @@ function pips(current, max) {
 /** The owner's auto-drink switch (set_auto_drink: free, any time, never in legal_actions). */
 function autoDrinkToggle(h, onAction) {
   const box = el("input", {
-    type: "checkbox", class: "auto-drink-box", dataset: { action: "set_auto_drink", hero: h.hero },
+    type: "checkbox",
+    class: "auto-drink-box",
+    dataset: { action: "set_auto_drink", hero: h.hero },
     onchange: (e) => onAction({ type: "set_auto_drink", hero: h.hero, on: e.target.checked }),
   });
   box.checked = Boolean(h.auto_drink);
@@ -363,31 +466,61 @@ function heroSheet(h, view, onAction) {
   if ((h.artifacts ?? []).length) rows.push(...statRow("Artifacts", h.artifacts.map(pretty).join(", ")));
   // Only worth showing with a potion to drink (or to switch it back on).
   const wanted = (h.potions ?? 0) > 0 || h.auto_drink === false;
-  const toggle = owned && "auto_drink" in h && wanted && onAction && h.status === "playing" && !view.outcome ? autoDrinkToggle(h, onAction) : null;
-  return el("article", { class: `hero-sheet${acting ? " acting" : ""}${owned ? " owned" : ""}`, dataset: { hero: h.hero } },
-    el("h3", {}, el("span", { class: `hero-dot hero-fill-${h.hero}` }), heroDisplay(h),
+  const toggle =
+    owned && "auto_drink" in h && wanted && onAction && h.status === "playing" && !view.outcome ? autoDrinkToggle(h, onAction) : null;
+  return el(
+    "article",
+    { class: `hero-sheet${acting ? " acting" : ""}${owned ? " owned" : ""}`, dataset: { hero: h.hero } },
+    el(
+      "h3",
+      {},
+      el("span", { class: `hero-dot hero-fill-${h.hero}` }),
+      heroDisplay(h),
       heroDisplay(h) !== heroName(h.hero) ? el("span", { class: "muted small" }, heroName(h.hero)) : null,
-      owned ? el("span", { class: "tag" }, "yours") : null, status ? el("span", { class: "tag tag-status" }, status) : null),
-    el("dl", { class: "sheet-facts" }, rows), toggle);
+      owned ? el("span", { class: "tag" }, "yours") : null,
+      status ? el("span", { class: "tag tag-status" }, status) : null,
+    ),
+    el("dl", { class: "sheet-facts" }, rows),
+    toggle,
+  );
 }
 
 /** Hero sheets: the seat's own heroes first, then the others. */
 export function renderHeroes(box, view, onAction = null) {
   const owned = view.heroes_owned ?? [];
   const heroes = [...(view.heroes ?? [])].sort((a, b) => Number(owned.includes(b.hero)) - Number(owned.includes(a.hero)));
-  fill(box, heroes.map((h) => heroSheet(h, view, onAction)));
+  fill(
+    box,
+    heroes.map((h) => heroSheet(h, view, onAction)),
+  );
 }
 
 /** A monster's stat card (docs/rules.md 9): Move, Attack, Defend, Body left, Mind. */
 export function monsterCardNode(m) {
   const facts = [
-    ["Move", m.move], ["Attack", m.attack], ["Defend", m.defend], ["Body", `${m.body}/${m.body_max}`], ["Mind", m.mind],
+    ["Move", m.move],
+    ["Attack", m.attack],
+    ["Defend", m.defend],
+    ["Body", `${m.body}/${m.body_max}`],
+    ["Mind", m.mind],
   ].filter(([, v]) => v !== undefined && v !== null);
-  const notes = [m.asleep ? "asleep" : "", m.tempest ? "caught in a Tempest" : "", m.activated ? "has acted this phase" : "", m.revealed === false ? "not yet revealed" : ""].filter(Boolean);
-  return el("article", { class: `stat-card monster-stat-card${m.revealed === false ? " muted" : ""}`, dataset: { monster: m.id } },
+  const notes = [
+    m.asleep ? "asleep" : "",
+    m.tempest ? "caught in a Tempest" : "",
+    m.activated ? "has acted this phase" : "",
+    m.revealed === false ? "not yet revealed" : "",
+  ].filter(Boolean);
+  return el(
+    "article",
+    { class: `stat-card monster-stat-card${m.revealed === false ? " muted" : ""}`, dataset: { monster: m.id } },
     el("h3", { class: "stat-card-title" }, monsterLabel(m)),
-    el("dl", { class: "stat-grid" }, facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v))))),
-    notes.length ? el("p", { class: "small muted" }, cap(notes.join(", "))) : null);
+    el(
+      "dl",
+      { class: "stat-grid" },
+      facts.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v)))),
+    ),
+    notes.length ? el("p", { class: "small muted" }, cap(notes.join(", "))) : null,
+  );
 }
 
 /** Every monster on the board with its stat card (Zargon's roster; the heroes' "in sight"). */
@@ -418,21 +551,33 @@ export function renderFindCard(box, entry, onClose) {
   const title = card?.title ?? String(entry.find ?? "Treasure");
   const text = card ? card.text : String(entry.text ?? "").replace(/^.*? and finds /, "");
   box.hidden = false;
-  fill(box,
-    el("article", { class: "treasure-card" },
+  fill(
+    box,
+    el(
+      "article",
+      { class: "treasure-card" },
       el("p", { class: "treasure-card-kicker small" }, "Treasure card"),
       el("h3", { class: "treasure-card-title" }, title),
-      el("p", {}, text)),
-    el("button", { type: "button", class: "small-button", onclick: onClose }, "Put the card away"));
+      el("p", {}, text),
+    ),
+    el("button", { type: "button", class: "small-button", onclick: onClose }, "Put the card away"),
+  );
 }
 
 /** Zargon sees the quest notes; heroes see the parchment. */
 export function renderQuest(box, view) {
   const zargon = view.role === "zargon";
-  const text = zargon ? view.quest?.notes ?? "" : view.quest?.parchment ?? "";
-  const paras = String(text).split(/\n\s*\n/).filter((p) => p.trim()).map((p) => el("p", {}, p.trim()));
+  const text = zargon ? (view.quest?.notes ?? "") : (view.quest?.parchment ?? "");
+  const paras = String(text)
+    .split(/\n\s*\n/)
+    .filter((p) => p.trim())
+    .map((p) => el("p", {}, p.trim()));
   const wasOpen = box.open;
-  fill(box, el("summary", {}, zargon ? "Quest notes (Zargon only)" : "The parchment"), el("div", { class: zargon ? "quest-notes" : "parchment" }, paras));
+  fill(
+    box,
+    el("summary", {}, zargon ? "Quest notes (Zargon only)" : "The parchment"),
+    el("div", { class: zargon ? "quest-notes" : "parchment" }, paras),
+  );
   box.open = wasOpen;
 }
 
@@ -465,12 +610,24 @@ function heroResult(h, view) {
   const finds = (view.log ?? []).filter((e) => e.type === "search" && e.hero === h.hero && e.find && e.find !== "nothing").length;
   const own = "gold" in h;
   const found = own
-    ? [`${h.gold ?? 0} gold`, h.potions ? `${h.potions} potion${h.potions === 1 ? "" : "s"}` : "", ...(h.artifacts ?? []).map(pretty)].filter(Boolean)
+    ? [
+        `${h.gold ?? 0} gold`,
+        h.potions ? `${h.potions} potion${h.potions === 1 ? "" : "s"}` : "",
+        ...(h.artifacts ?? []).map(pretty),
+      ].filter(Boolean)
     : [];
-  return el("li", { class: "result-hero", dataset: { hero: h.hero } },
+  return el(
+    "li",
+    { class: "result-hero", dataset: { hero: h.hero } },
     el("span", { class: `hero-dot hero-fill-${h.hero}` }),
-    el("strong", {}, heroDisplay(h)), ` ${status}`,
-    own ? el("span", {}, ` — carries ${joinNames(found)}`) : finds ? el("span", { class: "muted" }, ` — found treasure ${finds === 1 ? "once" : `${finds} times`}`) : null);
+    el("strong", {}, heroDisplay(h)),
+    ` ${status}`,
+    own
+      ? el("span", {}, ` — carries ${joinNames(found)}`)
+      : finds
+        ? el("span", { class: "muted" }, ` — found treasure ${finds === 1 ? "once" : `${finds} times`}`)
+        : null,
+  );
 }
 
 /** The quest-end screen: who won, what each hero found, and where to go on. */
@@ -482,22 +639,36 @@ export function renderOutcome(banner, view, links = {}) {
   const outcome = OUTCOMES[view.outcome] ?? { title: pretty(view.outcome), text: "" };
   banner.hidden = false;
   banner.className = `outcome-banner outcome-${view.outcome}`;
-  fill(banner,
+  fill(
+    banner,
     el("h2", { id: "outcome-title", class: "outcome-title" }, outcome.title),
     outcome.text ? el("p", { class: "outcome-text" }, outcome.text) : null,
-    el("ul", { class: "result-heroes" }, (view.heroes ?? []).map((h) => heroResult(h, view))),
-    el("p", { class: "outcome-links" },
+    el(
+      "ul",
+      { class: "result-heroes" },
+      (view.heroes ?? []).map((h) => heroResult(h, view)),
+    ),
+    el(
+      "p",
+      { class: "outcome-links" },
       links.armory ? el("a", { class: "button primary", href: links.armory }, "On to the campaign and its armory") : null,
-      el("a", { class: links.armory ? "button" : "button primary", href: links.lobby || "/" }, "Back to the lobby")));
+      el("a", { class: links.armory ? "button" : "button primary", href: links.lobby || "/" }, "Back to the lobby"),
+    ),
+  );
 }
 
 /** The start screen: the quest's parchment, read before the first move. */
 export function renderStart(box, view, onBegin) {
   const text = view.quest?.parchment ?? "";
-  const paras = String(text).split(/\n\s*\n/).filter((p) => p.trim()).map((p) => el("p", {}, p.trim()));
+  const paras = String(text)
+    .split(/\n\s*\n/)
+    .filter((p) => p.trim())
+    .map((p) => el("p", {}, p.trim()));
   box.hidden = false;
-  fill(box,
+  fill(
+    box,
     el("h2", { id: "start-title", class: "start-title" }, view.quest?.name ?? "The quest"),
     el("div", { class: "parchment start-parchment", tabindex: "0", role: "region", "aria-label": "The parchment" }, paras),
-    el("p", {}, el("button", { type: "button", class: "primary", id: "start-begin", onclick: onBegin }, "Begin the quest")));
+    el("p", {}, el("button", { type: "button", class: "primary", id: "start-begin", onclick: onBegin }, "Begin the quest")),
+  );
 }

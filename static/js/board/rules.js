@@ -4,27 +4,63 @@
 export const SPELL_CARDS = {
   swift_wind: { element: "Air", kind: "helpful", text: "The target's next movement roll uses four dice." },
   tempest: { element: "Air", kind: "harmful", text: "The monster loses its next activation." },
-  genie: { element: "Air", kind: "harmful", text: "Attacks the monster with 5 combat dice (it defends normally), or opens any closed door the caster can see." },
+  genie: {
+    element: "Air",
+    kind: "harmful",
+    text: "Attacks the monster with 5 combat dice (it defends normally), or opens any closed door the caster can see.",
+  },
   ball_of_flame: { element: "Fire", kind: "harmful", text: "2 Body damage; the monster rolls 2 red dice, each 5 or 6 cancels 1." },
-  courage: { element: "Fire", kind: "helpful", text: "+2 attack dice, until the end of a turn of that hero in which no monster is visible." },
+  courage: {
+    element: "Fire",
+    kind: "helpful",
+    text: "+2 attack dice, until the end of a turn of that hero in which no monster is visible.",
+  },
   fire_of_wrath: { element: "Fire", kind: "harmful", text: "1 Body damage unless the monster rolls 5 or 6 on one red die." },
-  sleep: { element: "Water", kind: "harmful", text: "The monster rolls one red die per Mind point; any 6 resists. Else it sleeps: it loses its next activation and rolls no defence dice until it wakes. Undead are immune." },
-  veil_of_mist: { element: "Water", kind: "helpful", text: "During the target's next move it may pass through squares of monsters (not stop on them)." },
+  sleep: {
+    element: "Water",
+    kind: "harmful",
+    text: "The monster rolls one red die per Mind point; any 6 resists. Else it sleeps: it loses its next activation and rolls no defence dice until it wakes. Undead are immune.",
+  },
+  veil_of_mist: {
+    element: "Water",
+    kind: "helpful",
+    text: "During the target's next move it may pass through squares of monsters (not stop on them).",
+  },
   water_of_healing: { element: "Water", kind: "helpful", text: "Restores up to 4 Body (never above starting Body)." },
   heal_body: { element: "Earth", kind: "helpful", text: "Restores up to 4 Body (never above starting Body)." },
-  pass_through_rock: { element: "Earth", kind: "helpful", text: "During the target's next move it may pass through walls (not blocked squares, not off the board); an area entered this way is revealed." },
+  pass_through_rock: {
+    element: "Earth",
+    kind: "helpful",
+    text: "During the target's next move it may pass through walls (not blocked squares, not off the board); an area entered this way is revealed.",
+  },
   rock_skin: { element: "Earth", kind: "helpful", text: "+1 defend die until the hero next loses Body." },
 };
 
 export const DREAD_SPELL_CARDS = {
   ball_of_flame: { element: "Dread", kind: "harmful", text: "2 Body damage to a hero; the hero rolls 2 red dice, each 5 or 6 cancels 1." },
-  fear: { element: "Dread", kind: "harmful", text: "The hero rolls one red die per Mind point; unless a 6 shows, it attacks with 1 die until its next turn ends." },
-  sleep: { element: "Dread", kind: "harmful", text: "The hero rolls one red die per Mind point; unless a 6 shows, it loses its next turn." },
+  fear: {
+    element: "Dread",
+    kind: "harmful",
+    text: "The hero rolls one red die per Mind point; unless a 6 shows, it attacks with 1 die until its next turn ends.",
+  },
+  sleep: {
+    element: "Dread",
+    kind: "harmful",
+    text: "The hero rolls one red die per Mind point; unless a 6 shows, it loses its next turn.",
+  },
   tempest: { element: "Dread", kind: "harmful", text: "The hero loses its next turn." },
-  command: { element: "Dread", kind: "harmful", text: "The hero rolls one red die per Mind point; unless a 6 shows, Zargon moves it up to 4 squares this phase." },
+  command: {
+    element: "Dread",
+    kind: "harmful",
+    text: "The hero rolls one red die per Mind point; unless a 6 shows, Zargon moves it up to 4 squares this phase.",
+  },
   summon_undead: { element: "Dread", kind: "helpful", text: "Up to 4 skeletons or zombies appear on free squares next to the caster." },
   escape: { element: "Dread", kind: "helpful", text: "The caster is removed and reappears at the quest's escape square." },
-  lightning_bolt: { element: "Dread", kind: "harmful", text: "2 Body damage to each figure on a straight line up to the first wall; each rolls 1 combat die, a white shield (hero) or black shield (monster) cancels 1." },
+  lightning_bolt: {
+    element: "Dread",
+    kind: "harmful",
+    text: "2 Body damage to each figure on a straight line up to the first wall; each rolls 1 combat die, a white shield (hero) or black shield (monster) cancels 1.",
+  },
 };
 
 /** The card of a spell a hero (or, with `dread`, a monster) casts: {element, kind, text} or null. */
@@ -65,31 +101,51 @@ const FIND_RULES = {
 /** The rule a log entry applied, or null. */
 export function ruleOf(e) {
   switch (e.type) {
-    case "roll_movement": return RULE(3, "movement is the total of two red dice");
-    case "door_opened": return RULE(3, "opening a door is free; the area beyond is revealed");
-    case "reveal": return RULE(4, "a room is revealed whole when seen, entered or its door opened");
-    case "attack": return e.hits === undefined ? null : RULE(5, "each skull hits; heroes block with white shields, monsters with black");
-    case "potion": return RULE(5, "a healing potion restores 1d6 Body");
-    case "hero_fallen": return RULE(5, "at 0 Body a hero falls and drops their belongings");
-    case "belongings_taken": return RULE(5, "a hero in the same area may take a fallen hero's belongings");
+    case "roll_movement":
+      return RULE(3, "movement is the total of two red dice");
+    case "door_opened":
+      return RULE(3, "opening a door is free; the area beyond is revealed");
+    case "reveal":
+      return RULE(4, "a room is revealed whole when seen, entered or its door opened");
+    case "attack":
+      return e.hits === undefined ? null : RULE(5, "each skull hits; heroes block with white shields, monsters with black");
+    case "potion":
+      return RULE(5, "a healing potion restores 1d6 Body");
+    case "hero_fallen":
+      return RULE(5, "at 0 Body a hero falls and drops their belongings");
+    case "belongings_taken":
+      return RULE(5, "a hero in the same area may take a fallen hero's belongings");
     case "search":
       if (FIND_RULES[e.find]) return FIND_RULES[e.find];
       if (e.search === "treasure") return RULE(6, "each hero searches a room for treasure once");
       if (e.search === "traps") return RULE(6, "a search finds every trap in the area");
       if (e.search === "secret_doors") return RULE(6, "a search finds every secret door on the area's edge");
       return null;
-    case "wandering_monster": return FIND_RULES.wandering_monster;
-    case "trap": return TRAP_RULES[e.kind] ?? RULE(7, "entering a trap's square springs it and ends movement");
-    case "disarm": return RULE(7, "the Dwarf fails only on a black shield; others need a tool kit and fail on a skull");
-    case "jump": return RULE(7, "a jump costs 2 movement; a skull springs the trap");
-    case "move_blocked": return RULE(8, "Pass Through Rock never enters solid rock or blocked squares");
-    case "spell": return RULE(8, "each spell is cast once per quest, as the main action");
-    case "dread_spell": return RULE("8b", "each Dread spell is cast once per quest");
-    case "effect_ends": return RULE(8, "Courage lasts until a turn with no monster in sight");
-    case "weapon_lost": return RULE(10, "a thrown weapon is lost");
-    case "villain_defeated": return RULE(11, "with the villain defeated, every hero must escape by the stairway");
-    case "escape": return RULE(11, "a hero on the stairway may escape as the main action");
-    case "quest_over": return RULE(11, "the quest ends");
-    default: return null;
+    case "wandering_monster":
+      return FIND_RULES.wandering_monster;
+    case "trap":
+      return TRAP_RULES[e.kind] ?? RULE(7, "entering a trap's square springs it and ends movement");
+    case "disarm":
+      return RULE(7, "the Dwarf fails only on a black shield; others need a tool kit and fail on a skull");
+    case "jump":
+      return RULE(7, "a jump costs 2 movement; a skull springs the trap");
+    case "move_blocked":
+      return RULE(8, "Pass Through Rock never enters solid rock or blocked squares");
+    case "spell":
+      return RULE(8, "each spell is cast once per quest, as the main action");
+    case "dread_spell":
+      return RULE("8b", "each Dread spell is cast once per quest");
+    case "effect_ends":
+      return RULE(8, "Courage lasts until a turn with no monster in sight");
+    case "weapon_lost":
+      return RULE(10, "a thrown weapon is lost");
+    case "villain_defeated":
+      return RULE(11, "with the villain defeated, every hero must escape by the stairway");
+    case "escape":
+      return RULE(11, "a hero on the stairway may escape as the main action");
+    case "quest_over":
+      return RULE(11, "the quest ends");
+    default:
+      return null;
   }
 }

@@ -105,18 +105,30 @@ export function storyItem(group, index, { rulesUrl = "", away = false } = {}) {
     (e.dice ?? []).length ? diceList(e.dice, { labels, index }) : null,
   ];
   const cite = rule
-    ? el("a", { class: "log-rule", href: `${rulesUrl}${ruleAnchor(rule.section)}`, target: "_blank", rel: "noopener" },
-      `rules ${rule.section}: ${rule.text}`)
+    ? el(
+        "a",
+        { class: "log-rule", href: `${rulesUrl}${ruleAnchor(rule.section)}`, target: "_blank", rel: "noopener" },
+        `rules ${rule.section}: ${rule.text}`,
+      )
     : null;
   const item = el("li", {
     class: `log-entry log-${e.type ?? "event"}${away ? " log-away-entry" : ""}`,
     dataset: { seq: String(group[0].seq ?? ""), last: String(e.seq ?? "") },
   });
   if (squares.length) {
-    item.appendChild(el("button", {
-      type: "button", class: "log-show", dataset: { squares: JSON.stringify(squares) }, "aria-pressed": "false",
-      title: "Show on the map",
-    }, body));
+    item.appendChild(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "log-show",
+          dataset: { squares: JSON.stringify(squares) },
+          "aria-pressed": "false",
+          title: "Show on the map",
+        },
+        body,
+      ),
+    );
   } else {
     item.appendChild(el("div", { class: "log-plain" }, body));
   }
