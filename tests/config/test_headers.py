@@ -4,22 +4,14 @@ import re
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
-from apps.accounts.models import User
 from apps.play.services import game_launch
 from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
+from tests.conftest import make_user
 
 QUEST_FILE = Path(__file__).resolve().parents[2] / "apps" / "rules" / "quests" / "ashen_vault.yaml"
-
-
-def make_user(username: str) -> User:
-    user: User = get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password="lantern-crypt-7781"
-    )
-    return user
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ over, and then they hash back to the same commitment.
 
 import hashlib
 import re
-from typing import Any
 
 import pytest
 from django.contrib.admin.sites import site
@@ -35,16 +34,9 @@ def sha256_of(salt: str, seed: int) -> str:
 
 
 def end_by_staff(game: Game) -> Game:
-    game_abandon(game_id=game.pk, by=make_user_staff())
+    game_abandon(game_id=game.pk, by=make_user(staff=True))
     game.refresh_from_db()
     return game
-
-
-def make_user_staff() -> Any:
-    admin = make_user()
-    admin.is_staff = True
-    admin.save()
-    return admin
 
 
 def everything_a_seat_gets(client: Client, game: Game) -> str:
