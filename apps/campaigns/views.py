@@ -1,25 +1,23 @@
-from typing import cast
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.accounts.models import User
+from apps.accounts.http import AuthenticatedHttpRequest
 from apps.campaigns import errors, selectors, services
 from apps.campaigns.forms import CampaignCreateForm, GoldGiveForm, NextQuestForm, PotionsGiveForm
 from apps.campaigns.models import Campaign, CharacterSheet
 
 
-def _campaign(request: HttpRequest, campaign_id: int) -> Campaign:
+def _campaign(request: AuthenticatedHttpRequest, campaign_id: int) -> Campaign:
     try:
         return selectors.campaign_for_user(campaign_id=campaign_id, user=request.user)
     except errors.CampaignNotFound:
         raise Http404("No such campaign.") from None
 
 
-def _sheet(request: HttpRequest, campaign_id: int, sheet_id: int) -> CharacterSheet:
+def _sheet(request: AuthenticatedHttpRequest, campaign_id: int, sheet_id: int) -> CharacterSheet:
     campaign = _campaign(request, campaign_id)
     sheet = campaign.sheets.select_related("campaign", "owner").filter(pk=sheet_id).first()
     if sheet is None:
@@ -29,21 +27,19 @@ def _sheet(request: HttpRequest, campaign_id: int, sheet_id: int) -> CharacterSh
 
 @login_required
 @require_GET
-def campaign_list(request: HttpRequest) -> HttpResponse:
-    campaigns = selectors.campaigns_for(user=cast(User, request.user)).select_related("owner")
+def campaign_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    campaigns = selectors.campaigns_for(user=request.user).select_related("owner")
     rows = [(c, selectors.campaign_next_quest(campaign=c)) for c in campaigns]
     return render(request, "campaigns/list.html", {"rows": rows})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_create(request: HttpRequest) -> HttpResponse:
+def campaign_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CampaignCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            campaign = services.campaign_create(
-                owner=cast(User, request.user), name=form.cleaned_data["name"]
-            )
+            campaign = services.campaign_create(owner=request.user, name=form.cleaned_data["name"])
         except errors.CampaignError as error:
             form.add_error(None, error.message)
         else:
@@ -58,9 +54,9 @@ def _gift_choices(sheet: CharacterSheet, living: list[CharacterSheet]) -> list[t
 
 @login_required
 @require_GET
-def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def campaign_detail(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(request, campaign_id)
-    user = cast(User, request.user)
+    user = request.user
     living = selectors.campaign_living_sheets(campaign=campaign)
     rows = [
         {
@@ -94,7 +90,7 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def next_quest(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def next_quest(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(request, campaign_id)
     form = NextQuestForm(request.POST)
     if not form.is_valid():
@@ -103,7 +99,7 @@ def next_quest(request: HttpRequest, campaign_id: int) -> HttpResponse:
     try:
         room = services.campaign_room_create(
             campaign=campaign,
-            host=cast(User, request.user),
+            host=request.user,
             name=form.cleaned_data["name"],
             seat_count=form.cleaned_data["seats"],
             quest_slug=form.cleaned_data["quest"] or None,
@@ -117,14 +113,14 @@ def next_quest(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def abandon_room(request: HttpRequest, campaign_id: int, room_id: int) -> HttpResponse:
+def abandon_room(request: AuthenticatedHttpRequest, campaign_id: int, room_id: int) -> HttpResponse:
     """Drop a campaign room nobody launched, so that the party can start another quest."""
     campaign = _campaign(request, campaign_id)
     room = next((r for r in selectors.campaign_rooms(campaign=campaign) if r.pk == room_id), None)
     if room is None:
         raise Http404("There is no such quest in this campaign.")
     try:
-        services.campaign_room_abandon(room=room, user=cast(User, request.user))
+        services.campaign_room_abandon(room=room, user=request.user)
     except errors.CampaignNotFound:
         raise Http404("There is no such quest in this campaign.") from None
     except errors.CampaignError as error:
@@ -136,9 +132,9 @@ def abandon_room(request: HttpRequest, campaign_id: int, room_id: int) -> HttpRe
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def armory(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+def armory(request: AuthenticatedHttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
     sheet = _sheet(request, campaign_id, sheet_id)
-    user = cast(User, request.user)
+    user = request.user
     if request.method == "POST":
         try:
             services.armory_buy(sheet=sheet, item=request.POST.get("item", ""), user=user)
@@ -162,7 +158,7 @@ def armory(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def armory_sell(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+def armory_sell(request: AuthenticatedHttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
     sheet = _sheet(request, campaign_id, sheet_id)
     item = request.POST.get("item", "")
     try:
@@ -179,7 +175,7 @@ def armory_sell(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpRe
 
 @login_required
 @require_POST
-def wield(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+def wield(request: AuthenticatedHttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
     sheet = _sheet(request, campaign_id, sheet_id)
     weapon = request.POST.get("weapon", "")
     try:
@@ -194,7 +190,9 @@ def wield(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse
     return redirect("campaigns:armory", campaign_id=campaign_id, sheet_id=sheet.pk)
 
 
-def _give(request: HttpRequest, campaign_id: int, sheet_id: int, field: str) -> HttpResponse:
+def _give(
+    request: AuthenticatedHttpRequest, campaign_id: int, sheet_id: int, field: str
+) -> HttpResponse:
     """Gold or potions from one hero to another, from the campaign page's forms."""
     sheet = _sheet(request, campaign_id, sheet_id)
     living = selectors.campaign_living_sheets(campaign=sheet.campaign)
@@ -208,7 +206,7 @@ def _give(request: HttpRequest, campaign_id: int, sheet_id: int, field: str) -> 
         return redirect("campaigns:detail", campaign_id=campaign_id)
     to_sheet = next(s for s in living if s.pk == form.cleaned_data["to_sheet"])
     amount = form.cleaned_data["amount"]
-    user = cast(User, request.user)
+    user = request.user
     try:
         if field == "gold":
             services.gold_give(from_sheet=sheet, to_sheet=to_sheet, amount=amount, user=user)
@@ -225,11 +223,13 @@ def _give(request: HttpRequest, campaign_id: int, sheet_id: int, field: str) -> 
 
 @login_required
 @require_POST
-def gold_give(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+def gold_give(request: AuthenticatedHttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
     return _give(request, campaign_id, sheet_id, "gold")
 
 
 @login_required
 @require_POST
-def potions_give(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+def potions_give(
+    request: AuthenticatedHttpRequest, campaign_id: int, sheet_id: int
+) -> HttpResponse:
     return _give(request, campaign_id, sheet_id, "potions")

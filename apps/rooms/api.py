@@ -7,10 +7,9 @@ match the schema gets 400 (config/api.py's handler for ninja's ValidationError).
 from datetime import datetime, timedelta
 from typing import Any, Literal, cast
 
-from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
-from apps.accounts.models import User
+from apps.accounts.http import AuthenticatedHttpRequest
 from apps.rooms import services
 from apps.rooms.models import Room
 from apps.rules.options import in_force
@@ -90,10 +89,6 @@ class ErrorOut(Schema):
 ERRORS = {404: ErrorOut, 422: ErrorOut, 429: ErrorOut}
 
 
-def _user(request: HttpRequest) -> User:
-    return cast(User, request.user)
-
-
 def _room_out(room: Room) -> RoomOut:
     seats = [
         SeatOut(
@@ -133,17 +128,17 @@ def _duration(hours: int | None) -> timedelta | None:
     return None if hours is None else timedelta(hours=hours)
 
 
-def _visible_room(request: HttpRequest, room_id: int) -> Room:
+def _visible_room(request: AuthenticatedHttpRequest, room_id: int) -> Room:
     room = Room.objects.select_related("host", "quest").filter(pk=room_id).first()
-    if room is None or not services.room_visible_to(room=room, user=_user(request)):
+    if room is None or not services.room_visible_to(room=room, user=request.user):
         raise services.RoomNotFound("There is no such room.")
     return room
 
 
 @router.post("", response={201: RoomOut, **ERRORS})
-def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
+def create_room(request: AuthenticatedHttpRequest, payload: RoomIn) -> Status[RoomOut]:
     room = services.room_create(
-        host=_user(request),
+        host=request.user,
         name=payload.name,
         seat_count=payload.seats,
         quest_slug=payload.quest,
@@ -157,19 +152,21 @@ def create_room(request: HttpRequest, payload: RoomIn) -> Status[RoomOut]:
 
 
 @router.get("/{room_id}", response={200: RoomOut, **ERRORS})
-def get_room(request: HttpRequest, room_id: int) -> RoomOut:
+def get_room(request: AuthenticatedHttpRequest, room_id: int) -> RoomOut:
     return _room_out(_visible_room(request, room_id))
 
 
 @router.post("/{room_id}/seats/{number}", response={200: RoomOut, **ERRORS})
-def take_seat(request: HttpRequest, room_id: int, number: int, invite: str = "") -> RoomOut:
+def take_seat(
+    request: AuthenticatedHttpRequest, room_id: int, number: int, invite: str = ""
+) -> RoomOut:
     """`invite`: the room's invite code, needed to join an invite-only (campaign) room."""
-    services.room_seat_take(room_id=room_id, user=_user(request), number=number, invite_code=invite)
+    services.room_seat_take(room_id=room_id, user=request.user, number=number, invite_code=invite)
     return _room_out(_visible_room(request, room_id))
 
 
 @router.delete("/{room_id}/seats/{number}", response={200: RoomOut, **ERRORS})
-def leave_seat(request: HttpRequest, room_id: int, number: int) -> RoomOut:
+def leave_seat(request: AuthenticatedHttpRequest, room_id: int, number: int) -> RoomOut:
     _visible_room(request, room_id)
-    services.room_seat_leave(room_id=room_id, user=_user(request), number=number)
+    services.room_seat_leave(room_id=room_id, user=request.user, number=number)
     return _room_out(_visible_room(request, room_id))

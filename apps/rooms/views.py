@@ -1,13 +1,11 @@
-from typing import cast
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.accounts.models import User
+from apps.accounts.http import AuthenticatedHttpRequest
 from apps.rooms import services
 from apps.rooms.forms import RoomCreateForm
 from apps.rooms.models import Room
@@ -28,8 +26,8 @@ def _room_or_404(room_id: int) -> Room:
     return room
 
 
-def _room_page(request: HttpRequest, room: Room) -> HttpResponse:
-    user = cast(User, request.user)
+def _room_page(request: AuthenticatedHttpRequest, room: Room) -> HttpResponse:
+    user = request.user
     my_seat = services.room_member_seat(room=room, user=user)
     is_open = room.status == Room.Status.OPEN
     game_id = services.room_game_id(room=room)
@@ -53,13 +51,13 @@ def _room_page(request: HttpRequest, room: Room) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def room_create(request: HttpRequest) -> HttpResponse:
+def room_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = RoomCreateForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
             room = services.room_create(
-                host=cast(User, request.user),
+                host=request.user,
                 name=form.cleaned_data["name"],
                 seat_count=form.cleaned_data["seats"],
                 quest_slug=form.cleaned_data["quest"].slug,
@@ -82,19 +80,19 @@ def room_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def room_detail(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_detail(request: AuthenticatedHttpRequest, room_id: int) -> HttpResponse:
     room = _room_or_404(room_id)
-    if not services.room_visible_to(room=room, user=cast(User, request.user)):
+    if not services.room_visible_to(room=room, user=request.user):
         raise Http404("No such room.")
     return _room_page(request, room)
 
 
 @login_required
 @require_GET
-def room_join(request: HttpRequest, code: str) -> HttpResponse:
+def room_join(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     """The invite link: whoever holds it sees the room page, and can take a free seat."""
     try:
-        room = services.room_by_invite(code=code, user=cast(User, request.user))
+        room = services.room_by_invite(code=code, user=request.user)
     except services.RoomNotFound as error:
         raise Http404(error.message) from None
     return _room_page(request, room)
@@ -102,11 +100,11 @@ def room_join(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def seat_take(request: HttpRequest, room_id: int, number: int) -> HttpResponse:
+def seat_take(request: AuthenticatedHttpRequest, room_id: int, number: int) -> HttpResponse:
     try:
         services.room_seat_take(
             room_id=room_id,
-            user=cast(User, request.user),
+            user=request.user,
             number=number,
             invite_code=request.POST.get("invite", ""),  # an invite-only room asks for it
         )
@@ -123,9 +121,9 @@ def seat_take(request: HttpRequest, room_id: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
+def seat_leave(request: AuthenticatedHttpRequest, room_id: int) -> HttpResponse:
     try:
-        services.room_seat_leave(room_id=room_id, user=cast(User, request.user))
+        services.room_seat_leave(room_id=room_id, user=request.user)
     except services.RoomNotFound:
         raise Http404("No such room.") from None
     except services.RoomError as error:
@@ -137,9 +135,9 @@ def seat_leave(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def room_cancel(request: HttpRequest, room_id: int) -> HttpResponse:
+def room_cancel(request: AuthenticatedHttpRequest, room_id: int) -> HttpResponse:
     try:
-        name = services.room_cancel(room_id=room_id, user=cast(User, request.user))
+        name = services.room_cancel(room_id=room_id, user=request.user)
     except services.RoomNotFound:
         raise Http404("No such room.") from None
     except services.RoomError as error:
@@ -151,7 +149,7 @@ def room_cancel(request: HttpRequest, room_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def spectators(request: HttpRequest, room_id: int) -> HttpResponse:
+def spectators(request: AuthenticatedHttpRequest, room_id: int) -> HttpResponse:
     """The host lets spectators watch the quest once it runs, or not (the game page has the same
     switch; that one also closes the sockets of spectators already watching)."""
     allow = request.POST.get("allow") == "on"
@@ -161,7 +159,7 @@ def spectators(request: HttpRequest, room_id: int) -> HttpResponse:
         messages.error(request, "The quest has started: change this on the game page.")
         return redirect("rooms:detail", room_id=room_id)
     try:
-        services.room_spectators_set(room_id=room_id, user=cast(User, request.user), allow=allow)
+        services.room_spectators_set(room_id=room_id, user=request.user, allow=allow)
     except services.RoomNotFound:
         raise Http404("No such room.") from None
     except services.RoomError as error:
