@@ -74,7 +74,7 @@ CLEAN_EVERY_SECONDS = 30
 TAKE_BATCH = 500
 
 
-class SQLiteChannelLayer(BaseChannelLayer):  # type: ignore[misc]
+class SQLiteChannelLayer(BaseChannelLayer):
     extensions = ["groups", "flush"]
 
     def __init__(

@@ -6,7 +6,7 @@ from axes.backends import AxesStandaloneBackend
 from django.http import HttpRequest
 
 
-class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
+class LoginLockoutBackend(AxesStandaloneBackend):
     """Refuses a locked-out account or address (django-axes).
 
     An authentication without a request (a management command, the test client's `login`)
@@ -22,4 +22,4 @@ class LoginLockoutBackend(AxesStandaloneBackend):  # type: ignore[misc]
     ) -> None:
         if request is None:
             return None
-        return super().authenticate(request, username, password, **kwargs)  # type: ignore[no-any-return]
+        return super().authenticate(request, username, password, **kwargs)

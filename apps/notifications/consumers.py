@@ -16,7 +16,7 @@ from apps.notifications.services import user_group
 CLOSE_FORBIDDEN = 4403  # anonymous
 
 
-class NotificationConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class NotificationConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
 
     async def connect(self) -> None:

@@ -10,4 +10,4 @@ def unread_notifications(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"notifications_unread": notification_unread_count(user=user)}  # type: ignore[arg-type]
+    return {"notifications_unread": notification_unread_count(user=user)}

@@ -102,7 +102,7 @@ async def _current_view(game_id: int, seat: int, *, state_needed: bool) -> SeatV
     return view
 
 
-class OffRequestThreadConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class OffRequestThreadConsumer(AsyncJsonWebsocketConsumer):
     """A consumer whose messages are handled without a hop onto the request thread.
 
     Channels' `dispatch` first closes old database connections through the thread that serves

@@ -22,7 +22,7 @@ def _visible_room(room_id: int, user: Any) -> bool:
     return room is not None and room_visible_to(room=room, user=user)
 
 
-class RoomConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class RoomConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
 
     async def connect(self) -> None:

@@ -73,7 +73,7 @@ def test_each_new_quest_brings_a_new_kind_of_feature(saga: list[Quest]) -> None:
 
 
 def playouts(quest: Quest, count: int, max_actions: int) -> Iterator[State]:
-    def on_step(before, seat, action, transition):  # type: ignore[no-untyped-def]
+    def on_step(before, seat, action, transition):
         check_invariants(before, transition.state)
         if seat != 1:
             assert_hero_view_clean(transition.state, seat, seat_view(transition.state, seat))
