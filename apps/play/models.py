@@ -4,8 +4,6 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from apps.play.fields import OrderedJSONField
-
 
 def as_stored_json(value: Any) -> Any:
     """The value as it comes back from a JSON column (tuples become lists, and so on)."""
@@ -38,7 +36,8 @@ class Game(models.Model):
     # The host lets anyone with the link watch the replay once the quest is over.
     replay_public = models.BooleanField(default=False)
     options = models.JSONField(default=dict)
-    state = OrderedJSONField(help_text="The engine state JSON, key order kept (see the field).")
+    # Key order is not kept (jsonb sorts keys); `State.from_json` takes its order from the quest.
+    state = models.JSONField(help_text="The engine state JSON.")
     version = models.PositiveIntegerField(default=0)
     # The `seq` of the newest GameEvent: whoever appends to the log (holding the row lock) numbers
     # on from it and bumps it, so an action never scans the log.
