@@ -29,7 +29,7 @@ def main(owner_name: str, player_name: str) -> None:
         campaign=campaign, host=owner, name="Into the Ashen Vault", seat_count=2
     )
     room_seat_take(room_id=room.pk, user=owner, number=1)
-    room_seat_take(room_id=room.pk, user=player, number=2)
+    room_seat_take(room_id=room.pk, user=player, number=2, invite_code=room.invite_code)
     game = game_launch(room_id=room.pk, user=owner, seed=7)
     win(game, found={"barbarian": {"gold": 100}})
     print(json.dumps({"campaign": campaign.pk}))

@@ -90,9 +90,9 @@ def test_a_campaign_goes_from_the_ashen_vault_to_the_next_quest_through_the_armo
             room_url = page.url
             expect(page.locator(".facts")).to_contain_text("The Smoke Warrens")
 
-            # The party sits down and the quest starts.
+            # The party sits down and the quest starts: a campaign room is joined by its invite.
             take_seat(ada, 1)
-            bo.page.goto(room_url)
+            bo.page.goto(page.input_value("#invite-url"))
             take_seat(bo, 2)
             page.goto(room_url)
             page.get_by_role("button", name="Launch").click()

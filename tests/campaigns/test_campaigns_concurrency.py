@@ -119,7 +119,7 @@ def test_purchases_racing_the_launch_are_in_the_game_or_refused(
     dwarf.save()
     room = services.campaign_room_create(campaign=campaign, host=owner, name="Race", seat_count=2)
     room_seat_take(room_id=room.pk, user=owner, number=1)
-    room_seat_take(room_id=room.pk, user=make_user(), number=2)
+    room_seat_take(room_id=room.pk, user=make_user(), number=2, invite_code=room.invite_code)
 
     bought, refusals = race(
         lambda: services.armory_buy(sheet=dwarf, item="dagger", user=owner),
