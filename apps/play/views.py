@@ -1,6 +1,7 @@
 """Pages of the play app: the lobby, launching a room's quest, the game page, the rules."""
 
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -110,41 +111,45 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def spectators(request: HttpRequest, game_id: int) -> HttpResponse:
     """The host lets spectators watch, or stops them (their pages and sockets lose the game)."""
     allow = request.POST.get("allow") == "on"
+    return _host_change(
+        request,
+        game_id,
+        lambda: game_spectators_set(game_id=game_id, user=request.user, allow=allow),
+        "Spectators may watch this game from the lobby."
+        if allow
+        else "Spectators can no longer watch this game.",
+    )
+
+
+def _host_change(
+    request: HttpRequest, game_id: int, change: Callable[[], object], done: str
+) -> HttpResponse:
+    """Run one of the host's switches: a refusal is shown as a message, an unknown game is 404;
+    then back to the page the form came from (when it is ours), else the game."""
     try:
-        game_spectators_set(game_id=game_id, user=request.user, allow=allow)
+        change()
     except GameNotFound:
         raise Http404("There is no such game.") from None
     except PlayError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(
-            request,
-            "Spectators may watch this game from the lobby."
-            if allow
-            else "Spectators can no longer watch this game.",
-        )
+        messages.success(request, done)
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return redirect(target)
     return redirect("play:game", game_id=game_id)
 
 
 def _clock_change(request: HttpRequest, game_id: int, *, pause: bool) -> HttpResponse:
     change = game_pause if pause else game_resume
-    try:
-        change(game_id=game_id, user=request.user)
-    except GameNotFound:
-        raise Http404("There is no such game.") from None
-    except PlayError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(
-            request,
-            "The game is paused: no deadline runs until you resume it."
-            if pause
-            else "The game is running again; the turn kept the time it had left.",
-        )
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return redirect(target)
-    return redirect("play:game", game_id=game_id)
+    return _host_change(
+        request,
+        game_id,
+        lambda: change(game_id=game_id, user=request.user),
+        "The game is paused: no deadline runs until you resume it."
+        if pause
+        else "The game is running again; the turn kept the time it had left.",
+    )
 
 
 @login_required
@@ -182,23 +187,14 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def replay_public(request: HttpRequest, game_id: int) -> HttpResponse:
     """The host shares (or stops sharing) the replay with anyone who has the link."""
     public = request.POST.get("public") == "on"
-    try:
-        game_replay_publish(game_id=game_id, user=request.user, public=public)
-    except GameNotFound:
-        raise Http404("There is no such game.") from None
-    except PlayError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(
-            request,
-            "Anyone with the link can watch the replay once the quest is over."
-            if public
-            else "Only the players can watch the replay.",
-        )
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return redirect(target)
-    return redirect("play:game", game_id=game_id)
+    return _host_change(
+        request,
+        game_id,
+        lambda: game_replay_publish(game_id=game_id, user=request.user, public=public),
+        "Anyone with the link can watch the replay once the quest is over."
+        if public
+        else "Only the players can watch the replay.",
+    )
 
 
 def _campaign_url(game: Game) -> str:
