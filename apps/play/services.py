@@ -29,6 +29,7 @@ from apps import rules
 from apps.accounts.limits import rate_limit_exceeded
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
+from apps.core.prepared import PreparedQuery
 from apps.notifications.services import group_poke
 from apps.play.errors import (
     ActionRejected,
@@ -61,7 +62,6 @@ from apps.play.selectors import (
     game_membership,
     game_seat_view_cached,
     game_state,
-    member_seat,
     quest_of_source,
     seat_view_of_state,
     state_with_settings,
@@ -69,7 +69,7 @@ from apps.play.selectors import (
 )
 from apps.play.tasks import zargon_ai_enqueue
 from apps.play.view_cache import SeatView, view_cache
-from apps.rooms.models import Room
+from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_changed, room_member_seat
 from apps.rules.data import ZARGON_SEAT, heroes_of_seat
 
@@ -222,12 +222,21 @@ def _ai_to_move(game: Game, state: rules.State) -> bool:
     )
 
 
-def _locked_game(
-    *, game_id: int, key: str, seat: int | None, user: AnyUser | None, system: bool
-) -> tuple[Game, int, dict[str, Any] | None]:
-    """The game row, locked, in one statement, with the acting seat (the given seat, or the one
-    `user` holds), the heroes' settings and the response already stored for `key`, if any."""
-    acting_seat = member_seat(user) if user is not None else Value(seat)
+def _locked_rows(
+    *, game_id: int, key: str, system: bool, user_id: int | None = None, seat: int | None = None
+) -> models.QuerySet[Game]:
+    """The game row to lock, with the acting seat (`seat`, or the one user `user_id` holds), the
+    heroes' settings and the response already stored for `key`, if any, in one statement."""
+    acting_seat = (
+        Value(seat)
+        if user_id is None
+        else Subquery(
+            Seat.objects.filter(room=OuterRef("room_id"), user_id=user_id)
+            .order_by()
+            .values("number")[:1],
+            output_field=models.IntegerField(),
+        )
+    )
     stored = ActionReceipt.objects.filter(
         game=OuterRef("pk"), seat=OuterRef("acting_seat"), system=system, key=key
     ).values("response")[:1]
@@ -240,10 +249,37 @@ def _locked_game(
             stored_response=Subquery(stored, output_field=models.JSONField()),
         )
     )
-    game = with_hero_settings(games).filter(pk=game_id).first()
-    if game is None or game.acting_seat is None:
+    return with_hero_settings(games).filter(pk=game_id)
+
+
+# Built and compiled once per database: building it took a quarter of a web process's CPU under
+# load. The stand-ins are values no request can carry (negative ids, a key too long to send).
+_STAND_INS: dict[str, Any] = {"game_id": -1_000_001, "key": "~" * (KEY_MAX_LENGTH + 1)}
+_LOCKED_FOR_USER = PreparedQuery(
+    functools.partial(_locked_rows, system=False), **_STAND_INS, user_id=-1_000_003
+)
+_LOCKED_FOR_SEAT = {
+    system: PreparedQuery(functools.partial(_locked_rows, system=system), **_STAND_INS, seat=-7)
+    for system in (False, True)
+}
+
+
+def _locked_game(
+    *, game_id: int, key: str, seat: int | None, user: AnyUser | None, system: bool
+) -> tuple[Game, int, dict[str, Any] | None]:
+    """The game row, locked, in one statement, with the acting seat (the given seat, or the one
+    `user` holds), the heroes' settings and the response already stored for `key`, if any."""
+    if user is None:
+        game = _LOCKED_FOR_SEAT[system].first(game_id=game_id, key=key, seat=seat)
+    elif user.is_authenticated:
+        assert not system, "a user's action is never a system one"
+        game = _LOCKED_FOR_USER.first(game_id=game_id, key=key, user_id=user.pk)
+    else:
+        game = None
+    acting_seat = None if game is None else getattr(game, "acting_seat", None)
+    if game is None or acting_seat is None:
         raise GameNotFound("There is no such game.")
-    return game, int(game.acting_seat), game.stored_response
+    return game, int(acting_seat), getattr(game, "stored_response", None)
 
 
 def _stored_response(*, game: Game, seat: int, system: bool, key: str) -> dict[str, Any] | None:

@@ -1,0 +1,134 @@
+"""A queryset compiled to SQL once per database, then run with other values (hot paths only).
+
+Building and compiling a queryset with subqueries costs far more Python than running it: the
+row an action locks (the game, its room, the acting seat, the heroes' settings and any stored
+answer, in one statement) took a quarter of a web process's CPU under load just to be built and
+compiled, every action. `PreparedQuery` builds the queryset once with placeholder values,
+compiles it, notes which SQL parameters are the placeholders, and from then on only swaps the
+values in, runs the SQL and builds the instance the way Django's ModelIterable does (converters,
+`select_related` objects, annotations).
+
+Only for querysets whose SQL does not depend on the values (no `__in` lists, no None turned into
+IS NULL): the placeholders must each appear as parameters, or preparing fails loudly, and a
+value must be of its placeholder's type.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from django.db import connections, transaction
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+from django.db.models.sql.compiler import SQLCompiler
+
+M = TypeVar("M", bound=Model)
+
+
+class PreparationError(Exception):
+    """The queryset's SQL cannot be reused with other values."""
+
+
+@dataclass(frozen=True)
+class _Compiled(Generic[M]):
+    model: type[M]
+    compiler: SQLCompiler
+    sql: str
+    params: tuple[Any, ...]
+    slots: tuple[str | None, ...]  # per SQL parameter: the placeholder it stands for, or None
+    init_list: tuple[str, ...]
+    fields_start: int
+    fields_end: int
+    populators: tuple[Any, ...]
+    annotations: tuple[tuple[str, int], ...]
+    locks: bool
+
+
+class PreparedQuery(Generic[M]):
+    """`build(**values)` -> a queryset of one model; `first(**values)` runs it prepared.
+
+    `placeholders` gives each value a stand-in that appears nowhere else in the SQL's parameters
+    (a negative id, a key no client can send): its positions are where the real values go.
+    """
+
+    def __init__(self, build: Callable[..., QuerySet[M]], **placeholders: Any) -> None:
+        self._build = build
+        self._placeholders = placeholders
+        self._compiled: dict[str, _Compiled[M]] = {}
+        self._lock = threading.Lock()
+
+    def first(self, *, using: str = "default", **values: Any) -> M | None:
+        """The first row for these values, as `build(**values).first()` would give it."""
+        compiled = self._compiled_for(using)
+        if compiled.locks and not connections[using].in_atomic_block:
+            # What QuerySet.select_for_update checks: a lock outside a transaction is no lock.
+            raise PreparationError("A locking query must run inside a transaction.")
+        # A slot keeps the parameter's own type: PostgreSQL's compiler wraps ints (Int4...).
+        params = [
+            p if name is None else type(p)(values[name])
+            for name, p in zip(compiled.slots, compiled.params, strict=True)
+        ]
+        with connections[using].cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        # The compiler was made on the connection of the thread that prepared it; converters
+        # get this thread's.
+        compiler = copy.copy(compiled.compiler)
+        compiler.connection = connections[using]
+        (converted,) = compiler.results_iter(results=[[row]])
+        obj = compiled.model.from_db(
+            using, compiled.init_list, converted[compiled.fields_start : compiled.fields_end]
+        )
+        for populator in compiled.populators:
+            populator.populate(converted, obj)
+        for name, position in compiled.annotations:
+            setattr(obj, name, converted[position])
+        return obj
+
+    def _compiled_for(self, using: str) -> _Compiled[M]:
+        compiled = self._compiled.get(using)
+        if compiled is None:
+            with self._lock:
+                compiled = self._compiled.get(using) or self._prepare(using)
+                self._compiled[using] = compiled
+        return compiled
+
+    def _prepare(self, using: str) -> _Compiled[M]:
+        queryset = self._build(**self._placeholders)[:1]
+        compiler = queryset.query.get_compiler(using=using)
+        # Django refuses to compile a locking query outside a transaction; `first` checks that.
+        with transaction.atomic(using=using, savepoint=False):
+            sql, params = compiler.as_sql()
+        slots = tuple(self._slot_of(p) for p in params)
+        missing = set(self._placeholders) - set(slots)
+        if missing:
+            raise PreparationError(f"Placeholders not among the SQL's parameters: {missing}")
+        klass_info = compiler.klass_info
+        assert klass_info is not None and compiler.select is not None  # set by as_sql
+        select_fields = klass_info["select_fields"]
+        start, end = select_fields[0], select_fields[-1] + 1
+        return _Compiled(
+            model=queryset.model,
+            compiler=compiler,
+            sql=sql,
+            params=tuple(params),
+            slots=slots,
+            init_list=tuple(f[0].target.attname for f in compiler.select[start:end]),
+            fields_start=start,
+            fields_end=end,
+            populators=tuple(get_related_populators(klass_info, compiler.select, using)),
+            annotations=tuple(compiler.annotation_col_map.items()),
+            locks=queryset.query.select_for_update,
+        )
+
+    def _slot_of(self, param: Any) -> str | None:
+        for name, placeholder in self._placeholders.items():
+            if isinstance(param, type(placeholder)) and param == placeholder:
+                return name
+        return None
