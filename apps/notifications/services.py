@@ -21,12 +21,15 @@ from settings.SITE_URL, and a signed one-click unsubscribe link (`List-Unsubscri
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import os
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core import signing
@@ -187,7 +190,10 @@ def group_poke(*, group: str, message: dict[str, Any]) -> bool:
     """Send `message` to the sockets of a channel group; False if it could not be sent.
 
     A poke is a courtesy (clients catch up on their next fetch), so a frozen or unreachable
-    Redis costs the caller at most `settings.REDIS_TIMEOUT` seconds, never a hung request.
+    Redis costs the caller at most `settings.REDIS_TIMEOUT` seconds, never a hung request. Called
+    from a request of the ASGI server, the poke is handed to the server's event loop and the
+    request goes on at once (True: handed over; a failure is logged there): waiting for it held
+    the request's thread for a round trip through a loop busy with every socket of the process.
     """
     layer = get_channel_layer()
     if layer is None:
@@ -196,12 +202,85 @@ def group_poke(*, group: str, message: dict[str, Any]) -> bool:
     async def send() -> None:
         await asyncio.wait_for(layer.group_send(group, message), timeout=settings.REDIS_TIMEOUT)
 
+    loop = _server_loop()
+    if loop is not None:
+        _server_pokes.add(loop, group, message)
+        return True
     try:
         async_to_sync(send)()
     except Exception as exc:  # TimeoutError included: whatever Redis does, the caller goes on
-        logger.warning("could not poke %s: %s", group, type(exc).__name__)
+        _log_failed_poke(group, exc)
         return False
     return True
+
+
+class _ServerPokes:
+    """The pokes a web process's requests handed to its event loop, sent by one task.
+
+    Versions pile up faster than a busy loop sends them: a game's newer version replaces the one
+    still waiting (a socket sends the newest view anyway), so a burst costs one send per game,
+    not one per version, and no send waits long enough behind the others to time out and be
+    lost (which left the last version of a game off its players' screens). Other messages go
+    out one by one.
+    """
+
+    def __init__(self) -> None:
+        self._pending: dict[tuple[str, Any], dict[str, Any]] = {}
+        self._lock = threading.Lock()
+        self._draining_on: asyncio.AbstractEventLoop | None = None
+        self._extra = itertools.count()
+
+    def add(self, loop: asyncio.AbstractEventLoop, group: str, message: dict[str, Any]) -> None:
+        version = message.get("version")
+        coalesced = message.get("type") == "game.changed" and isinstance(version, int)
+        key = (group, "game.changed" if coalesced else next(self._extra))
+        with self._lock:
+            waiting = self._pending.get(key)
+            if waiting is None or not coalesced or waiting["version"] < message["version"]:
+                self._pending[key] = message
+            # A drain on a loop that has stopped (a test's, a server shutting down) sends nothing.
+            if self._draining_on is loop and loop.is_running():
+                return
+            self._draining_on = loop
+        try:
+            loop.call_soon_threadsafe(loop.create_task, self._drain(loop))
+        except RuntimeError:  # closed since: nobody is left to poke
+            with self._lock:
+                self._draining_on = None
+
+    async def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
+        while True:
+            with self._lock:
+                batch, self._pending = self._pending, {}
+                if not batch:
+                    if self._draining_on is loop:
+                        self._draining_on = None
+                    return
+            await asyncio.gather(*(self._send(group, m) for (group, _), m in batch.items()))
+
+    @staticmethod
+    async def _send(group: str, message: dict[str, Any]) -> None:
+        layer = get_channel_layer()
+        try:
+            await asyncio.wait_for(layer.group_send(group, message), timeout=settings.REDIS_TIMEOUT)
+        except Exception as exc:  # TimeoutError included: a poke is a courtesy
+            _log_failed_poke(group, exc)
+
+
+_server_pokes = _ServerPokes()
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop of the ASGI server whose request this thread is serving, if any."""
+    local = SyncToAsync.threadlocal
+    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return loop if loop.is_running() and not loop.is_closed() else None
+
+
+def _log_failed_poke(group: str, error: BaseException) -> None:
+    logger.warning("could not poke %s: %s", group, type(error).__name__)
 
 
 def _push(notification: Notification) -> None:

@@ -1,0 +1,67 @@
+"""Pokes sent from a request of the ASGI server: handed to its event loop, never lost in a burst."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from apps.notifications.services import _ServerPokes, group_poke
+
+pytestmark = pytest.mark.asyncio
+
+
+async def receive_all(channel: str) -> list[dict]:
+    layer = get_channel_layer()
+    messages = []
+    while True:
+        try:
+            messages.append(await asyncio.wait_for(layer.receive(channel), timeout=1))
+        except TimeoutError:
+            return messages
+
+
+def a_request_sending(pokes: list[tuple[str, dict]]) -> list[bool]:
+    """What a sync view does: poke from the request's thread, inside the server's loop."""
+    return [group_poke(group=group, message=message) for group, message in pokes]
+
+
+async def test_a_request_hands_its_pokes_over_and_the_newest_version_arrives():
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("game-7", channel)
+
+    burst = [("game-7", {"type": "game.changed", "version": v}) for v in range(1, 6)]
+    handed_over = await sync_to_async(a_request_sending)(burst)
+
+    assert handed_over == [True] * len(burst)  # the request did not wait for Redis
+    versions = [m["version"] for m in await receive_all(channel)]
+    assert versions[-1] == 5 and versions == sorted(set(versions))
+
+
+async def test_versions_waiting_together_go_out_as_the_newest_and_other_pokes_are_never_merged():
+    layer = get_channel_layer()
+    game, chat = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("game-7", game)
+    await layer.group_add("game-8", chat)
+    pokes, loop = _ServerPokes(), asyncio.get_running_loop()
+
+    for version in range(1, 6):  # nothing runs on the loop between these: all wait together
+        pokes.add(loop, "game-7", {"type": "game.changed", "version": version})
+    for n in (1, 2):
+        pokes.add(loop, "game-8", {"type": "chat.posted", "id": n})
+
+    assert [m["version"] for m in await receive_all(game)] == [5]
+    assert sorted(m["id"] for m in await receive_all(chat)) == [1, 2]
+
+
+async def test_pokes_still_go_out_after_a_drain_has_finished():
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add("game-9", channel)
+    for version in (1, 2):
+        await sync_to_async(a_request_sending)(
+            [("game-9", {"type": "game.changed", "version": version})]
+        )
+        message = await asyncio.wait_for(layer.receive(channel), timeout=5)
+        assert message["version"] == version
