@@ -679,6 +679,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{ms(long_figures['last_page'])} ({long['events']} events); "
             f"{ms(short_figures['first_page'])} ({short['events']} events)"
         )
+        if args.idle_sockets:
+            # Before the runs: after them the processes' heaps have room to spare, so new
+            # sockets would fit in memory already counted and look free.
+            kib = asyncio.run(idle_sockets_kib(stack, games, args.idle_sockets))
+            print(f"KiB per idle websocket:     {kib:.1f} ({args.idle_sockets} sockets)")
         if args.paced_rate:
             run, elapsed = timed_run(games, stack, args.seconds, args.paced_rate)
             report_run(
@@ -686,8 +691,6 @@ def main(argv: list[str] | None = None) -> int:
             )
         run, elapsed = timed_run(games, stack, args.seconds, 0)
         report_run(f"as fast as the bots go, {len(games)} games", run, elapsed)
-        kib = asyncio.run(idle_sockets_kib(stack, games, args.idle_sockets))
-        print(f"\nKiB per idle websocket:    {kib:.1f} ({args.idle_sockets} sockets)")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
