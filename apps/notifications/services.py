@@ -191,9 +191,9 @@ def group_poke(*, group: str, message: dict[str, Any]) -> bool:
 
     A poke is a courtesy (clients catch up on their next fetch), so a frozen or unreachable
     Redis costs the caller at most `settings.REDIS_TIMEOUT` seconds, never a hung request. Called
-    from a request of the ASGI server, the poke is handed to the server's event loop and the
-    request goes on at once (True: handed over; a failure is logged there): waiting for it held
-    the request's thread for a round trip through a loop busy with every socket of the process.
+    from a request (or consumer) of the ASGI server, the poke is handed to the process's poke
+    sender and the request goes on at once (True: handed over; a failure is logged there):
+    waiting for it held the request's thread for Redis round trips.
     """
     layer = get_channel_layer()
     if layer is None:
@@ -202,9 +202,8 @@ def group_poke(*, group: str, message: dict[str, Any]) -> bool:
     async def send() -> None:
         await asyncio.wait_for(layer.group_send(group, message), timeout=settings.REDIS_TIMEOUT)
 
-    loop = _server_loop()
-    if loop is not None:
-        _server_pokes.add(loop, group, message)
+    if _serving_a_request():
+        _server_pokes.add(group, message)
         return True
     try:
         async_to_sync(send)()
@@ -215,22 +214,25 @@ def group_poke(*, group: str, message: dict[str, Any]) -> bool:
 
 
 class _ServerPokes:
-    """The pokes a web process's requests handed to its event loop, sent by one task.
+    """The pokes of a web process's requests, sent by a thread of its own with its own loop.
 
-    Versions pile up faster than a busy loop sends them: a game's newer version replaces the one
-    still waiting (a socket sends the newest view anyway), so a burst costs one send per game,
-    not one per version, and no send waits long enough behind the others to time out and be
-    lost (which left the last version of a game off its players' screens). Other messages go
-    out one by one.
+    Not on the server's loop: that one is busy with every socket of the process, and a send
+    queued behind them timed out (and was lost) under load. Versions pile up faster than they
+    go out in a burst: a game's newer version replaces the one still waiting (a socket sends the
+    newest view anyway), so a burst costs one send per game, not one per version. Other messages
+    go out one by one.
     """
 
     def __init__(self) -> None:
         self._pending: dict[tuple[str, Any], dict[str, Any]] = {}
         self._lock = threading.Lock()
-        self._draining_on: asyncio.AbstractEventLoop | None = None
         self._extra = itertools.count()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._woken = False
+        self._pid = 0
 
-    def add(self, loop: asyncio.AbstractEventLoop, group: str, message: dict[str, Any]) -> None:
+    def add(self, group: str, message: dict[str, Any]) -> None:
         version = message.get("version")
         coalesced = message.get("type") == "game.changed" and isinstance(version, int)
         key = (group, "game.changed" if coalesced else next(self._extra))
@@ -238,25 +240,40 @@ class _ServerPokes:
             waiting = self._pending.get(key)
             if waiting is None or not coalesced or waiting["version"] < message["version"]:
                 self._pending[key] = message
-            # A drain on a loop that has stopped (a test's, a server shutting down) sends nothing.
-            if self._draining_on is loop and loop.is_running():
+            loop, wake = self._sender()
+            if self._woken:
                 return
-            self._draining_on = loop
-        try:
-            loop.call_soon_threadsafe(loop.create_task, self._drain(loop))
-        except RuntimeError:  # closed since: nobody is left to poke
-            with self._lock:
-                self._draining_on = None
+            self._woken = True
+        loop.call_soon_threadsafe(wake.set)
 
-    async def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
-        while True:
-            with self._lock:
-                batch, self._pending = self._pending, {}
-                if not batch:
-                    if self._draining_on is loop:
-                        self._draining_on = None
-                    return
-            await asyncio.gather(*(self._send(group, m) for (group, _), m in batch.items()))
+    def take(self) -> dict[tuple[str, Any], dict[str, Any]]:
+        """What waits to be sent, emptied."""
+        with self._lock:
+            batch, self._pending = self._pending, {}
+            self._woken = False
+            return batch
+
+    def _sender(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
+        """The sending thread's loop, started on first use in this process (with the lock)."""
+        if self._loop is None or self._wake is None or self._pid != os.getpid():
+            started = threading.Event()
+            threading.Thread(target=self._run, args=(started,), name="pokes", daemon=True).start()
+            started.wait()
+            self._pid = os.getpid()
+        assert self._loop is not None and self._wake is not None
+        return self._loop, self._wake
+
+    def _run(self, started: threading.Event) -> None:
+        async def send_forever() -> None:
+            self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
+            started.set()
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                batch = self.take()
+                await asyncio.gather(*(self._send(group, m) for (group, _), m in batch.items()))
+
+        asyncio.run(send_forever())
 
     @staticmethod
     async def _send(group: str, message: dict[str, Any]) -> None:
@@ -270,13 +287,12 @@ class _ServerPokes:
 _server_pokes = _ServerPokes()
 
 
-def _server_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop of the ASGI server whose request this thread is serving, if any."""
+def _serving_a_request() -> bool:
+    """This thread runs sync code for an ASGI server's event loop (a request, a consumer)."""
     local = SyncToAsync.threadlocal
     loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
-    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
-    return loop if loop.is_running() and not loop.is_closed() else None
+    same_process = getattr(local, "main_event_loop_pid", None) == os.getpid()
+    return loop is not None and same_process and loop.is_running()
 
 
 def _log_failed_poke(group: str, error: BaseException) -> None:

@@ -8,7 +8,6 @@ from channels.layers import get_channel_layer
 
 from apps.notifications.services import _ServerPokes, group_poke
 
-pytestmark = pytest.mark.asyncio
 
 
 async def receive_all(channel: str) -> list[dict]:
@@ -26,6 +25,7 @@ def a_request_sending(pokes: list[tuple[str, dict]]) -> list[bool]:
     return [group_poke(group=group, message=message) for group, message in pokes]
 
 
+@pytest.mark.asyncio
 async def test_a_request_hands_its_pokes_over_and_the_newest_version_arrives():
     layer = get_channel_layer()
     channel = await layer.new_channel()
@@ -39,22 +39,23 @@ async def test_a_request_hands_its_pokes_over_and_the_newest_version_arrives():
     assert versions[-1] == 5 and versions == sorted(set(versions))
 
 
-async def test_versions_waiting_together_go_out_as_the_newest_and_other_pokes_are_never_merged():
-    layer = get_channel_layer()
-    game, chat = await layer.new_channel(), await layer.new_channel()
-    await layer.group_add("game-7", game)
-    await layer.group_add("game-8", chat)
-    pokes, loop = _ServerPokes(), asyncio.get_running_loop()
-
-    for version in range(1, 6):  # nothing runs on the loop between these: all wait together
-        pokes.add(loop, "game-7", {"type": "game.changed", "version": version})
+def test_versions_waiting_together_go_out_as_the_newest_and_other_pokes_are_never_merged():
+    pokes, busy_sender = _ServerPokes(), asyncio.new_event_loop()  # it never gets to run
+    pokes._sender = lambda: (busy_sender, asyncio.Event())  # type: ignore[method-assign]
+    for version in (1, 2, 3, 5, 4):  # the last one late
+        pokes.add("game-7", {"type": "game.changed", "version": version})
     for n in (1, 2):
-        pokes.add(loop, "game-8", {"type": "chat.posted", "id": n})
+        pokes.add("game-8", {"type": "chat.posted", "id": n})
 
-    assert [m["version"] for m in await receive_all(game)] == [5]
-    assert sorted(m["id"] for m in await receive_all(chat)) == [1, 2]
+    waiting = list(pokes.take().values())
+    busy_sender.close()
+
+    assert [m["version"] for m in waiting if "version" in m] == [5]
+    assert [m["id"] for m in waiting if "id" in m] == [1, 2]
+    assert pokes.take() == {}
 
 
+@pytest.mark.asyncio
 async def test_pokes_still_go_out_after_a_drain_has_finished():
     layer = get_channel_layer()
     channel = await layer.new_channel()
