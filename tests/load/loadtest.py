@@ -45,6 +45,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import psycopg
+import redis
 from websockets.asyncio.client import connect
 
 from tests.load.setup_games import run_setup
@@ -55,6 +56,7 @@ DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/ashen_vault_loadtest"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/15"
 WATCHERS_CONNECT = 30.0  # seconds the watchers have to connect before the bots start
 FRAMES_WAIT = 60.0  # seconds, after the bots stop, for the last frames to arrive
+PACED_GET_PROBE = 10.0  # trivial GETs/s alongside a paced run (a run as fast as it goes: flat out)
 
 
 # --- the stack ---------------------------------------------------------------------------------
@@ -88,6 +90,12 @@ def recreate_database(url: str) -> None:
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def flush_redis(url: str) -> None:
+    """Empty the run's own Redis database: rate-limit counters of an earlier run (its rooms, its
+    actions) would otherwise refuse this run's setup."""
+    redis.Redis.from_url(url).flushdb()
 
 
 def manage(args: argparse.Namespace, env: dict[str, str], *command: str) -> None:
@@ -309,8 +317,11 @@ def answer_key(status: int, answer: Any, accepted: bool) -> str:
     return "200 (not JSON)" if isinstance(answer, NotJSON) else "200 (no version)"
 
 
-def drive_game(game: dict[str, Any], base: str, run: Run, until: float, pace: float) -> None:
-    """Play one game through the API until `until`: the seat to move posts its bot's choice.
+def drive_game(
+    game: dict[str, Any], base: str, run: Run, until: float, pace: float, first_at: float = 0.0
+) -> None:
+    """Play one game through the API until `until`: the seat to move posts its bot's choice
+    (with `pace`, one action every `pace` seconds from `first_at` on).
 
     Any answer (an HTML error page, a dropped connection) is counted under its status and the
     bot goes on from a fresh view; nothing it gets back stops the run.
@@ -321,7 +332,7 @@ def drive_game(game: dict[str, Any], base: str, run: Run, until: float, pace: fl
     seat = 1
     view = fetch_view(apis[seat], path, run, until)
     try:
-        play(apis, bots, path, view, run, until, pace)
+        play(apis, bots, path, view, run, until, pace, first_at)
     finally:
         with run.lock:
             run.last_version[game["game"]] = max(
@@ -337,10 +348,11 @@ def play(
     run: Run,
     until: float,
     pace: float,
+    first_at: float,
 ) -> None:
     game = int(path.rsplit("/", 1)[1])
     seat = 1
-    next_at = time.monotonic()
+    next_at = first_at - pace
     while view is not None and time.monotonic() < until:
         to_move = view["turn"]["seat"]
         if to_move and to_move != seat:
@@ -384,13 +396,19 @@ def play(
             view = fetch_view(apis[seat], path, run, until)
 
 
-def trivial_gets(base: str, token: str, run: Run, until: float, room: int) -> None:
+def trivial_gets(
+    base: str, token: str, run: Run, until: float, room: int, every: float = 0.0
+) -> None:
+    """GET a trivial authenticated page in a loop, as fast as answered or one per `every` s."""
     api = Api(base, token)
     path = "/api/auth/me"
     with suppress(*CALL_ERRORS):
         if api.call("GET", path)[0] != 200:
             path = f"/api/rooms/{room}"  # an older checkout has no /api/auth/me
+    next_at = time.monotonic()
     while time.monotonic() < until:
+        next_at += every
+        time.sleep(max(0.0, next_at - time.monotonic()))
         started = time.monotonic()
         try:
             status, answer = api.call("GET", path)
@@ -487,15 +505,24 @@ def timed_run(
     started = time.monotonic()
     for n, game in enumerate(games):
         base = stack.bases[n % len(stack.bases)]
+        # Paced bots are spread evenly over the period: started together, they would send
+        # every period's actions in one burst, which measures a burst's queue, not the rate.
+        first_at = started + 1.0 + n * pace / len(games)
         threads.append(
-            threading.Thread(target=drive_game, args=(game, base, run, until, pace), daemon=True)
+            threading.Thread(
+                target=drive_game, args=(game, base, run, until, pace, first_at), daemon=True
+            )
         )
     for n in range(2):
         base = stack.bases[n % len(stack.bases)]
         token = games[n % len(games)]["tokens"]["1"]
         room = games[n % len(games)]["room"]
+        # Paced runs probe at 10 GETs/s in all: flat out, the probe would be most of the load.
+        every = 2 / PACED_GET_PROBE if rate else 0.0
         threads.append(
-            threading.Thread(target=trivial_gets, args=(base, token, run, until, room), daemon=True)
+            threading.Thread(
+                target=trivial_gets, args=(base, token, run, until, room, every), daemon=True
+            )
         )
     for thread in threads[1:]:
         thread.start()
@@ -548,25 +575,36 @@ def rss_kib(pids: list[int]) -> int:
     return total
 
 
-async def idle_sockets_kib(stack: Stack, games: list[dict[str, Any]], count: int) -> float:
+async def idle_sockets_kib(
+    stack: Stack, games: list[dict[str, Any]], count: int
+) -> tuple[float, float]:
+    """KiB per idle socket: over the first `count` sockets (which also fill the process's cache
+    of their games' views, shared by every socket of a seat), then over `count` more."""
+
+    async def open_sockets() -> list[Any]:
+        sockets = []
+        for n in range(count):
+            game = games[n % len(games)]
+            base = stack.bases[n % len(stack.bases)]
+            ws = await connect(
+                f"ws://{base}/ws/games/{game['game']}/",
+                origin=f"http://{base}",  # type: ignore[arg-type]
+                additional_headers={"Cookie": f"sessionid={game['watcher_session']}"},
+                max_size=None,
+            )
+            await ws.recv()
+            sockets.append(ws)
+        await asyncio.sleep(1)
+        return sockets
+
     before = rss_kib(stack.web_pids())
-    sockets = []
-    for n in range(count):
-        game = games[n % len(games)]
-        base = stack.bases[n % len(stack.bases)]
-        ws = await connect(
-            f"ws://{base}/ws/games/{game['game']}/",
-            origin=f"http://{base}",  # type: ignore[arg-type]
-            additional_headers={"Cookie": f"sessionid={game['watcher_session']}"},
-            max_size=None,
-        )
-        await ws.recv()
-        sockets.append(ws)
-    await asyncio.sleep(1)
+    first = await open_sockets()
+    middle = rss_kib(stack.web_pids())
+    more = await open_sockets()
     after = rss_kib(stack.web_pids())
-    for ws in sockets:
+    for ws in first + more:
         await ws.close()
-    return (after - before) / count
+    return (middle - before) / count, (after - middle) / count
 
 
 # --- report ------------------------------------------------------------------------------------
@@ -576,7 +614,7 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
-def report_run(title: str, run: Run, elapsed: float) -> None:
+def report_run(title: str, run: Run, elapsed: float, *, paced: bool) -> None:
     screen = run.screen_latencies()
     errors = {k: v for k, v in run.statuses.items() if k != "200"}
     print(f"\n== {title} ({elapsed:.1f} s)")
@@ -601,8 +639,9 @@ def report_run(title: str, run: Run, elapsed: float) -> None:
         f"watchers connected:        {run.watchers_ready} ({failed}), "
         f"slowest first frame {ms(run.slowest_connect)}"
     )
+    gets = "paced probe" if paced else "flat out"
     print(
-        f"trivial GET rate, p50:     {len(run.gets) / elapsed:.1f} /s, "
+        f"trivial GET rate, p50:     {len(run.gets) / elapsed:.1f} /s ({gets}), "
         f"{ms(percentile(run.gets, 50))}"
     )
     ratio = percentile(run.post_seconds, 50) / max(percentile(run.gets, 50), 1e-9)
@@ -640,6 +679,7 @@ def main(argv: list[str] | None = None) -> int:
         f"load average before: {os.getloadavg()[0]:.2f}"
     )
     recreate_database(args.database_url)
+    flush_redis(args.redis_url)
     manage(args, env, "migrate", "--noinput")
     manage(args, env, "load_quests")
     request = {"games": args.games, "seats": args.seats, "long_events": args.long_events}
@@ -682,15 +722,21 @@ def main(argv: list[str] | None = None) -> int:
         if args.idle_sockets:
             # Before the runs: after them the processes' heaps have room to spare, so new
             # sockets would fit in memory already counted and look free.
-            kib = asyncio.run(idle_sockets_kib(stack, games, args.idle_sockets))
-            print(f"KiB per idle websocket:     {kib:.1f} ({args.idle_sockets} sockets)")
+            first, more = asyncio.run(idle_sockets_kib(stack, games, args.idle_sockets))
+            print(
+                f"KiB per idle websocket:     {more:.1f} ({args.idle_sockets} more sockets); "
+                f"{first:.1f} over the first {args.idle_sockets} (with their games' cached views)"
+            )
         if args.paced_rate:
             run, elapsed = timed_run(games, stack, args.seconds, args.paced_rate)
             report_run(
-                f"paced at {args.paced_rate:g} actions/s over {len(games)} games", run, elapsed
+                f"paced at {args.paced_rate:g} actions/s over {len(games)} games",
+                run,
+                elapsed,
+                paced=True,
             )
         run, elapsed = timed_run(games, stack, args.seconds, 0)
-        report_run(f"as fast as the bots go, {len(games)} games", run, elapsed)
+        report_run(f"as fast as the bots go, {len(games)} games", run, elapsed, paced=False)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
