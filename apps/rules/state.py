@@ -256,7 +256,9 @@ class State:
             "villain_defeated": self.villain_defeated,
             "outcome": self.outcome,
             "seq": self.seq,
-            "log": copy.deepcopy(self.log),
+            # Shared, as `clone` shares them: an event is never changed once emitted, and a deep
+            # copy of the log was the dearest part of storing a state.
+            "log": list(self.log),
         }
 
     @classmethod
