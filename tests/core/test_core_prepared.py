@@ -26,11 +26,13 @@ def rooms_with_seat(*, room_id: int, user_id: int, label: str) -> QuerySet[Room]
     )
 
 
+RoomAndPlayers = tuple[Room, User, User]
+
 PREPARED = PreparedQuery(rooms_with_seat, room_id=-1_000_001, user_id=-1_000_002, label="~~~")
 
 
 @pytest.fixture
-def room_and_players() -> tuple[Room, User, User]:
+def room_and_players() -> RoomAndPlayers:
     QuestDefinition.objects.create(slug="ashen_vault", name="The Ashen Vault", source="name: x\n")
     host, guest = make_user("host"), make_user("guest")
     room = room_create(host=host, name="The Ashen Vault", seat_count=3)
@@ -38,7 +40,9 @@ def room_and_players() -> tuple[Room, User, User]:
     return room, host, guest
 
 
-def test_prepared_query_gives_the_same_row_as_the_queryset(room_and_players) -> None:
+def test_prepared_query_gives_the_same_row_as_the_queryset(
+    room_and_players: RoomAndPlayers,
+) -> None:
     room, _, guest = room_and_players
     for user in (guest, room.host):
         prepared = PREPARED.first(room_id=room.pk, user_id=user.pk, label="hi")
@@ -51,7 +55,7 @@ def test_prepared_query_gives_the_same_row_as_the_queryset(room_and_players) -> 
 
 
 def test_prepared_query_brings_the_selected_related_row_in_the_same_statement(
-    room_and_players,
+    room_and_players: RoomAndPlayers,
 ) -> None:
     room, host, guest = room_and_players
     PREPARED.first(room_id=room.pk, user_id=guest.pk, label="warm")
@@ -61,7 +65,7 @@ def test_prepared_query_brings_the_selected_related_row_in_the_same_statement(
     assert len(queries) == 1
 
 
-def test_prepared_query_finds_nothing_for_a_missing_row(room_and_players) -> None:
+def test_prepared_query_finds_nothing_for_a_missing_row(room_and_players: RoomAndPlayers) -> None:
     room, _, guest = room_and_players
     assert PREPARED.first(room_id=room.pk + 1000, user_id=guest.pk, label="x") is None
 
@@ -76,7 +80,9 @@ def test_a_placeholder_that_is_not_a_parameter_is_refused() -> None:
 
 
 @pytest.mark.django_db(transaction=True)  # no test transaction around it
-def test_a_locking_prepared_query_must_run_in_a_transaction(room_and_players) -> None:
+def test_a_locking_prepared_query_must_run_in_a_transaction(
+    room_and_players: RoomAndPlayers,
+) -> None:
     room, _, _ = room_and_players
     locking = PreparedQuery(
         lambda *, room_id: Room.objects.select_for_update().filter(pk=room_id), room_id=-9
@@ -87,7 +93,9 @@ def test_a_locking_prepared_query_must_run_in_a_transaction(room_and_players) ->
         assert locking.first(room_id=room.pk) == room
 
 
-def test_a_value_placeholder_keeps_the_type_the_database_adapter_gave_it(room_and_players) -> None:
+def test_a_value_placeholder_keeps_the_type_the_database_adapter_gave_it(
+    room_and_players: RoomAndPlayers,
+) -> None:
     # On PostgreSQL, Value(int) compiles to a typed parameter (psycopg's Int4), not a plain int.
     room, _, _ = room_and_players
     labelled = PreparedQuery(

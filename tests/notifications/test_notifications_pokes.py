@@ -1,6 +1,7 @@
-"""Pokes sent from a request of the ASGI server: handed to its event loop, never lost in a burst."""
+"""Pokes from a request of the ASGI server: handed to the poke sender, never lost in a burst."""
 
 import asyncio
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -9,8 +10,7 @@ from channels.layers import get_channel_layer
 from apps.notifications.services import _ServerPokes, group_poke
 
 
-
-async def receive_all(channel: str) -> list[dict]:
+async def receive_all(channel: str) -> list[dict[str, Any]]:
     layer = get_channel_layer()
     messages = []
     while True:
@@ -26,7 +26,7 @@ def a_request_sending(pokes: list[tuple[str, dict]]) -> list[bool]:
 
 
 @pytest.mark.asyncio
-async def test_a_request_hands_its_pokes_over_and_the_newest_version_arrives():
+async def test_a_request_hands_its_pokes_over_and_the_newest_version_arrives() -> None:
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add("game-7", channel)
@@ -39,7 +39,7 @@ async def test_a_request_hands_its_pokes_over_and_the_newest_version_arrives():
     assert versions[-1] == 5 and versions == sorted(set(versions))
 
 
-def test_versions_waiting_together_go_out_as_the_newest_and_other_pokes_are_never_merged():
+def test_versions_waiting_together_go_out_as_the_newest_and_other_pokes_are_never_merged() -> None:
     pokes, busy_sender = _ServerPokes(), asyncio.new_event_loop()  # it never gets to run
     pokes._sender = lambda: (busy_sender, asyncio.Event())  # type: ignore[method-assign]
     for version in (1, 2, 3, 5, 4):  # the last one late
@@ -56,7 +56,7 @@ def test_versions_waiting_together_go_out_as_the_newest_and_other_pokes_are_neve
 
 
 @pytest.mark.asyncio
-async def test_pokes_still_go_out_after_a_drain_has_finished():
+async def test_pokes_still_go_out_after_a_drain_has_finished() -> None:
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add("game-9", channel)
