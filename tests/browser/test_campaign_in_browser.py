@@ -25,6 +25,7 @@ from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
     site,
     site_env,
     take_seat,
+    wait_room_live,
 )
 from tests.browser.test_site_accessibility import serious_violations
 from tests.servers import ROOT
@@ -94,9 +95,12 @@ def test_a_campaign_goes_from_the_ashen_vault_to_the_next_quest_through_the_armo
             take_seat(ada, 1)
             bo.page.goto(page.input_value("#invite-url"))
             take_seat(bo, 2)
+            wait_room_live(bo)
             page.goto(room_url)
             page.get_by_role("button", name="Launch").click()
             page.wait_for_url(re.compile(r"/games/\d+/$"))
+            # Bo's room page takes him to the game by itself (a goto of ours would race it).
+            bo.page.wait_for_url(page.url)
             open_game(bo, page.url)
             view = api_view(bo, page.url)
             barbarian = next(h for h in view["heroes"] if h["hero"] == "barbarian")
