@@ -195,20 +195,22 @@ def group_poke(*, group: str, message: dict[str, Any]) -> bool:
     sender and the request goes on at once (True: handed over; a failure is logged there):
     waiting for it held the request's thread for Redis round trips.
     """
-    layer = get_channel_layer()
-    if layer is None:
+    if get_channel_layer() is None:
         return False
-
-    async def send() -> None:
-        await asyncio.wait_for(layer.group_send(group, message), timeout=settings.REDIS_TIMEOUT)
-
     if _serving_a_request():
         _server_pokes.add(group, message)
         return True
+    return async_to_sync(_group_send)(group, message)
+
+
+async def _group_send(group: str, message: dict[str, Any]) -> bool:
+    """One poke, given up after `settings.REDIS_TIMEOUT` (logged); whether it was sent."""
     try:
-        async_to_sync(send)()
+        await asyncio.wait_for(
+            get_channel_layer().group_send(group, message), timeout=settings.REDIS_TIMEOUT
+        )
     except Exception as exc:  # TimeoutError included: whatever Redis does, the caller goes on
-        _log_failed_poke(group, exc)
+        logger.warning("could not poke %s: %s", group, type(exc).__name__)
         return False
     return True
 
@@ -256,6 +258,7 @@ class _ServerPokes:
     def _sender(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
         """The sending thread's loop, started on first use in this process (with the lock)."""
         if self._loop is None or self._wake is None or self._pid != os.getpid():
+            self._woken = False  # a forked child has no sender yet, whatever its parent had
             started = threading.Event()
             threading.Thread(target=self._run, args=(started,), name="pokes", daemon=True).start()
             started.wait()
@@ -271,17 +274,9 @@ class _ServerPokes:
                 await self._wake.wait()
                 self._wake.clear()
                 batch = self.take()
-                await asyncio.gather(*(self._send(group, m) for (group, _), m in batch.items()))
+                await asyncio.gather(*(_group_send(group, m) for (group, _), m in batch.items()))
 
         asyncio.run(send_forever())
-
-    @staticmethod
-    async def _send(group: str, message: dict[str, Any]) -> None:
-        layer = get_channel_layer()
-        try:
-            await asyncio.wait_for(layer.group_send(group, message), timeout=settings.REDIS_TIMEOUT)
-        except Exception as exc:  # TimeoutError included: a poke is a courtesy
-            _log_failed_poke(group, exc)
 
 
 _server_pokes = _ServerPokes()
@@ -293,10 +288,6 @@ def _serving_a_request() -> bool:
     loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
     same_process = getattr(local, "main_event_loop_pid", None) == os.getpid()
     return loop is not None and same_process and loop.is_running()
-
-
-def _log_failed_poke(group: str, error: BaseException) -> None:
-    logger.warning("could not poke %s: %s", group, type(error).__name__)
 
 
 def _push(notification: Notification) -> None:
