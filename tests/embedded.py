@@ -196,14 +196,14 @@ def sweep_when_overdue(*, game: int) -> int:
 
 def game_record(*, game: int) -> dict[str, Any]:
     """The game's version, its accepted keys by version, and whether its log replays."""
-    from apps.play.models import ActionReceipt, Game
+    from apps.play.models import Game, GameEvent
     from apps.play.verify import game_verify
 
     row = Game.objects.get(pk=game)
-    receipts = ActionReceipt.objects.filter(game=row).values_list("key", "response")
+    actions = row.events.filter(kind=GameEvent.Kind.ACTION).exclude(key=None)
     return {
         "version": row.version,
-        "keys": {key: response.get("version") for key, response in receipts},
+        "keys": dict(actions.values_list("key", "version")),
         "verified": game_verify(game_id=row.pk).ok,
     }
 

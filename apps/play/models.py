@@ -75,6 +75,11 @@ class GameEvent(models.Model):
     # The engine's own number of an event (`payload["seq"]`, as in the views' `log`), None for
     # an accepted action: the events API pages on it through the index below, never on JSON.
     event_seq = models.PositiveIntegerField(null=True, blank=True)
+    # An accepted action's idempotency key: the log is its receipt. A replayed key is answered
+    # from the rows of the version it produced, so an action writes no receipt of its own.
+    # Namespaced like receipts: a seat's keys (`seat` set), the system's (`seat` None). NULL, not
+    # "", for no key: the unique indexes then skip engine events and older games' action rows.
+    key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -84,6 +89,17 @@ class GameEvent(models.Model):
             models.UniqueConstraint(
                 fields=["game", "event_seq"], name="game_event_unique_event_seq"
             ),
+            # Also the indexes the action service finds a replayed key by.
+            models.UniqueConstraint(
+                fields=["game", "seat", "key"],
+                condition=models.Q(kind="action", seat__isnull=False),
+                name="game_event_unique_seat_key",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "key"],
+                condition=models.Q(kind="action", seat__isnull=True),
+                name="game_event_unique_system_key",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -91,7 +107,9 @@ class GameEvent(models.Model):
 
 
 class ActionReceipt(models.Model):
-    """The answer given to an idempotency key, returned again if the key is replayed.
+    """The answer given to an idempotency key whose action left no row in the log (a private
+    setting; also every action of games played before the log kept its keys), returned again if
+    the key is replayed. An action that is logged keeps its key on its log row (`GameEvent.key`).
 
     Keys are namespaced by who sent them: the system's (timeouts, the AI, admins) and each seat's
     own. A client can therefore never take a key the system will use, however it guesses.

@@ -2,10 +2,11 @@
 
 Every accepted action is one transaction on the `Game` row (docs/design.md, "Persistence and
 concurrency"): lock the row, answer a replayed idempotency key with its stored response, refuse a
-stale version, run the engine, append the log, save the state, bump the version, store the
-receipt; five statements at most, however long the game. After commit a content-free "game
-changed" message goes to the game's channel group; each websocket consumer then sends its own
-seat's view, built once per version and seat in each process (`apps.play.view_cache`).
+stale version, run the engine, append the log (its action row keeps the key: the receipt), save
+the state, bump the version; five statements at most however long the game, a turn change's
+notices included. After commit a content-free "game changed" message goes to the game's channel
+group; each websocket consumer then sends its own seat's view, built once per version and seat
+in each process (`apps.play.view_cache`).
 
 Services raise `errors.PlayError` subclasses; each carries the HTTP status the API answers with
 and a message a player can read (and that leaks nothing hidden).
@@ -75,7 +76,7 @@ from apps.rules.data import ZARGON_SEAT, heroes_of_seat
 
 logger = logging.getLogger(__name__)
 
-KEY_MAX_LENGTH = ActionReceipt._meta.get_field("key").max_length or 80
+KEY_MAX_LENGTH = GameEvent._meta.get_field("key").max_length or 80
 # Actions a seat may send whoever's turn it is (engine-api.md: not listed in legal_actions).
 # They change a private per-hero setting (`HeroSetting`), never the shared game or its log.
 ANY_TIME_ACTIONS = frozenset({"set_auto_drink"})
@@ -222,11 +223,18 @@ def _ai_to_move(game: Game, state: rules.State) -> bool:
     )
 
 
+def _keyed_action_rows(*, game: Any, seat: Any, system: bool) -> models.QuerySet[GameEvent]:
+    """The log rows of the actions `seat` (or the system, for it) sent to `game`, by key."""
+    actions = GameEvent.objects.filter(game=game, kind=GameEvent.Kind.ACTION).order_by()
+    return actions.filter(seat__isnull=True) if system else actions.filter(seat=seat)
+
+
 def _locked_rows(
     *, game_id: int, key: str, system: bool, user_id: int | None = None, seat: int | None = None
 ) -> models.QuerySet[Game]:
     """The game row to lock, with the acting seat (`seat`, or the one user `user_id` holds), the
-    heroes' settings and the response already stored for `key`, if any, in one statement."""
+    heroes' settings and what `key` already did (the version its action produced, or a stored
+    response), if any, in one statement."""
     acting_seat = (
         Value(seat)
         if user_id is None
@@ -240,6 +248,7 @@ def _locked_rows(
     stored = ActionReceipt.objects.filter(
         game=OuterRef("pk"), seat=OuterRef("acting_seat"), system=system, key=key
     ).values("response")[:1]
+    logged = _keyed_action_rows(game=OuterRef("pk"), seat=OuterRef("acting_seat"), system=system)
     # The room comes in the same statement (turn notices and the outcome need it), unlocked.
     games = (
         Game.objects.select_for_update(of=("self",))
@@ -247,6 +256,7 @@ def _locked_rows(
         .annotate(
             acting_seat=acting_seat,
             stored_response=Subquery(stored, output_field=models.JSONField()),
+            stored_version=Subquery(logged.filter(key=key).values("version")[:1]),
         )
     )
     return with_hero_settings(games).filter(pk=game_id)
@@ -268,7 +278,7 @@ def _locked_game(
     *, game_id: int, key: str, seat: int | None, user: AnyUser | None, system: bool
 ) -> tuple[Game, int, dict[str, Any] | None]:
     """The game row, locked, in one statement, with the acting seat (the given seat, or the one
-    `user` holds), the heroes' settings and the response already stored for `key`, if any."""
+    `user` holds), the heroes' settings and the answer already given to `key`, if any."""
     if user is None:
         game = _LOCKED_FOR_SEAT[system].first(game_id=game_id, key=key, seat=seat)
     elif user.is_authenticated:
@@ -279,10 +289,31 @@ def _locked_game(
     acting_seat = None if game is None else getattr(game, "acting_seat", None)
     if game is None or acting_seat is None:
         raise GameNotFound("There is no such game.")
-    return game, int(acting_seat), getattr(game, "stored_response", None)
+    seat = int(acting_seat)
+    stored: dict[str, Any] | None = getattr(game, "stored_response", None)
+    version = getattr(game, "stored_version", None)
+    if version is not None:
+        stored = _logged_response(game=game, seat=seat, version=version)
+    return game, seat, stored
+
+
+def _response(*, version: int, seat: int, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """What an action answers: its version and what `seat` may see of the events it produced."""
+    seen = (entry_for_seat(event, version, seat) for event in events)
+    return {"version": version, "seat": seat, "entries": [e for e in seen if e is not None]}
+
+
+def _logged_response(*, game: Game, seat: int, version: int) -> dict[str, Any]:
+    """The answer the action that produced `version` gave, rebuilt from its log rows."""
+    rows = game.events.filter(version=version, kind=GameEvent.Kind.EVENT).order_by("seq")
+    return _response(version=version, seat=seat, events=[row.payload for row in rows])
 
 
 def _stored_response(*, game: Game, seat: int, system: bool, key: str) -> dict[str, Any] | None:
+    logged = _keyed_action_rows(game=game, seat=seat, system=system).filter(key=key)
+    version = logged.values_list("version", flat=True).first()
+    if version is not None:
+        return _logged_response(game=game, seat=seat, version=version)
     receipts = ActionReceipt.objects.filter(game=game, seat=seat, system=system, key=key)
     receipt = receipts.first()
     return None if receipt is None else dict(receipt.response)
@@ -301,9 +332,10 @@ def _apply_action(
     """Apply one action of `seat` (or of the seat `user` plays) and return the response, with
     the acting seat's new view when a user acted.
 
-    At most five statements however long the game: lock the row (it carries the acting seat, the
-    heroes' settings, any stored response for `key` and the newest log number), append the log,
-    save the game, store the receipt.
+    At most five statements however long the game, a turn change included: lock the row (it
+    carries the acting seat, the heroes' settings, what `key` already did and the newest log
+    number), append the log (its action row keeps `key`: the receipt), save the game, and on a
+    turn change read who holds the seats and write their notices.
     """
     if not isinstance(key, str) or not key or len(key) > KEY_MAX_LENGTH:
         raise MalformedAction(f"The idempotency key must be 1 to {KEY_MAX_LENGTH} characters.")
@@ -353,6 +385,7 @@ def _apply_action(
                 seat=None if system else seat,
                 payload={"seat": seat, "action": action_json, "system": system}
                 | ({"settings": settings} if settings else {}),
+                key=key,
             )
         ]
         rows += [
@@ -393,12 +426,7 @@ def _apply_action(
             if _ai_to_move(game, new_state):  # solo play: the AI takes Zargon's phase at once
                 transaction.on_commit(functools.partial(zargon_ai_enqueue, game.pk))
 
-        seen = (entry_for_seat(event, version, seat) for event in events)
-        entries = [entry for entry in seen if entry is not None]
-        response = {"version": version, "seat": seat, "entries": entries}
-        ActionReceipt.objects.create(
-            game=game, seat=seat, system=system, key=key, response=response
-        )
+        response = _response(version=version, seat=seat, events=events)
         view = None
         if user is not None:  # kept for this process's sockets once it is committed
             view = seat_view_of_state(game=game, seat=seat, state=new_state)

@@ -11,10 +11,10 @@ delivered, so a broker outage delays them but never loses them.
   by the built-in monster AI (`apps.rules.ai`). Both go through
   `quest_apply_action(system=True)` with idempotency keys derived from the game and its version,
   under the game's row lock, so two sweeps racing (or one run twice) apply each timeout once.
-  System keys live in a namespace of their own (`ActionReceipt.system`): a player cannot pre-empt
-  them with a key of the same text. A timeout that moves nothing notifies nobody, and stops at the
-  first action that makes no progress, so its cost per game is bounded by the actions it really
-  applies.
+  System keys live in a namespace of their own (a system action's log row has no seat): a player
+  cannot pre-empt them with a key of the same text. A timeout that moves nothing notifies nobody,
+  and stops at the first action that makes no progress, so its cost per game is bounded by the
+  actions it really applies.
 - A paused game has no deadline and no reminder; an away player's clock waits until they are
   back (clock.py).
 """
