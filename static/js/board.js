@@ -555,7 +555,7 @@ function onKey(e) {
 /** The board's width when fitted: the whole known dungeon in the box, by width and by height. */
 function fitWidth() {
   const box = dom.svg.viewBox.baseVal;
-  const aspect = box && box.height ? box.width / box.height : 26.5 / 19.5;
+  const aspect = box?.height ? box.width / box.height : 26.5 / 19.5;
   const maxHeight = Number.parseFloat(getComputedStyle(dom.scroller).maxHeight) || window.innerHeight * 0.7;
   return Math.max(200, Math.min(dom.scroller.clientWidth - 2, (maxHeight - 2) * aspect));
 }
