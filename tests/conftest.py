@@ -8,17 +8,20 @@ import itertools
 import os
 import shutil
 import tempfile
+import threading
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.contrib.auth.models import Permission
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, connections
 
 from apps.accounts.models import User
+from apps.play.consumers import VIEW_BUILD_THREADS, _view_builders
 from apps.play.view_cache import view_cache
 from config.celery import app as celery_app
 
@@ -65,6 +68,28 @@ def celery_eager() -> Iterator[None]:
     # configure one (tests/config/test_celery.py) get theirs.
     celery_app._backend_cache = None
     celery_app._local.__dict__.pop("backend", None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def threads_give_back_their_connections(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[None]:
+    """Close the connections of threads that outlive the tests before the test database is
+    dropped (PostgreSQL refuses to drop a database someone is connected to): asgiref's one
+    thread for `sync_to_async`, whose connection nothing closes, and the sockets' view
+    builders, which close theirs after each build unless the build ends between tests, where
+    pytest-django's blocker makes closing an open connection raise."""
+    yield
+    with django_db_blocker.unblock():
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+        each_thread_once = threading.Barrier(VIEW_BUILD_THREADS)
+
+        def close() -> None:
+            each_thread_once.wait(timeout=10)
+            connections.close_all()
+
+        for closing in [_view_builders.submit(close) for _ in range(VIEW_BUILD_THREADS)]:
+            closing.result()
 
 
 @pytest.fixture(autouse=True)
