@@ -91,7 +91,7 @@ loadtest: $(STAMP)
 	$(BIN)/python -m tests.load.loadtest $(LOADTEST_ARGS)
 
 bench: $(STAMP)
-	$(BIN)/python -m apps.rules.bench
+	$(BIN)/python -m apps.games.heroquest.engine.bench
 
 superuser: migrate
 	$(BIN)/python manage.py createsuperuser

@@ -12,8 +12,7 @@ from django.db.models import Q, QuerySet
 from apps.accounts.models import User
 from apps.campaigns.errors import CampaignNotFound
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
-from apps.rooms.models import Room, Seat
-from apps.rules.data import (
+from apps.games.heroquest.engine.data import (
     ARMOUR,
     HERO_ORDER,
     TOOL_KIT_PRICE,
@@ -21,7 +20,8 @@ from apps.rules.data import (
     equipment_problem,
     item_effect,
 )
-from apps.rules.saga import CINDER_SAGA, saga_quests
+from apps.games.heroquest.engine.saga import CINDER_SAGA, saga_quests
+from apps.rooms.models import Room, Seat
 
 TOOL_KIT = "tool_kit"
 AnyUser = User | AnonymousUser

@@ -35,9 +35,16 @@ from apps.campaigns.selectors import (
     sentence,
     sheet_may_manage,
 )
+from apps.games.heroquest.engine.data import (
+    ARMOUR,
+    HERO_ORDER,
+    HEROES,
+    WEAPONS,
+    equipment_problem,
+    seat_of_hero,
+)
 from apps.rooms.models import Room
 from apps.rooms.services import RoomError, room_create
-from apps.rules.data import ARMOUR, HERO_ORDER, HEROES, WEAPONS, equipment_problem, seat_of_hero
 
 NAME_MAX_LENGTH = 80
 

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from apps import rules
 from apps.accounts.models import User
+from apps.games.heroquest import engine as rules
 from apps.play.models import Game
 from apps.rooms.models import Room
 

@@ -32,6 +32,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
+from apps.games.heroquest.engine import SPECTATOR_SEAT
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
 from apps.play.notices import game_topic
@@ -44,7 +45,6 @@ from apps.play.selectors import (
 from apps.play.services import game_group
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.services import LOBBY_GROUP
-from apps.rules import SPECTATOR_SEAT
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 

@@ -12,14 +12,14 @@ from datetime import timedelta
 
 from django.urls import reverse
 
-from apps import rules
 from apps.accounts.models import User
 from apps.accounts.services import user_zone
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.data import ZARGON_SEAT, display_name
 from apps.notifications.services import Kind, Notice, notification_send, notifications_send
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.models import Game
 from apps.rooms.models import Room
-from apps.rules.data import ZARGON_SEAT, display_name
 
 
 def game_topic(*, game_id: int) -> str:

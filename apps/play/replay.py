@@ -17,7 +17,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from apps import rules
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.data import ZARGON_SEAT
+from apps.games.heroquest.engine.dice import Draw
 from apps.play.errors import GameNotFound, ReplayBroken
 from apps.play.models import Game, GameEvent, as_stored_json
 from apps.play.selectors import (
@@ -27,8 +29,6 @@ from apps.play.selectors import (
     member_seat,
     state_with_settings,
 )
-from apps.rules.data import ZARGON_SEAT
-from apps.rules.dice import Draw
 
 REPLAY_PAGE_MAX = 200
 # What a replayed board leaves out of the seat view: the log comes step by step instead, and

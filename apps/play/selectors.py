@@ -16,9 +16,11 @@ from django.db import models
 from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 
-from apps import rules
 from apps.accounts.models import User
 from apps.campaigns.models import CampaignRoom
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.data import HERO_ORDER, ZARGON_SEAT
+from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.fairness import Fairness
@@ -26,8 +28,6 @@ from apps.play.models import ChatMessage, Game, GameEvent, HeroSetting
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
-from apps.rules.data import HERO_ORDER, ZARGON_SEAT
-from apps.rules.questfile import parse_quest_text
 
 EVENTS_PAGE_MAX = 1000
 CHAT_PAGE_SIZE = 50

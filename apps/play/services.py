@@ -26,11 +26,12 @@ from django.db import models, transaction
 from django.db.models import OuterRef, Subquery, Value
 from django.utils import timezone
 
-from apps import rules
 from apps.accounts.limits import rate_limit_exceeded
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
 from apps.core.prepared import PreparedQuery
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.data import ZARGON_SEAT, heroes_of_seat
 from apps.notifications.services import group_poke
 from apps.play.errors import (
     ActionRejected,
@@ -72,7 +73,6 @@ from apps.play.tasks import zargon_ai_enqueue
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_changed, room_member_seat
-from apps.rules.data import ZARGON_SEAT, heroes_of_seat
 
 logger = logging.getLogger(__name__)
 

@@ -18,9 +18,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from apps import rules
 from apps.accounts.models import User
 from apps.campaigns.services import campaign_record_outcome
+from apps.games.heroquest import engine as rules
 from apps.notifications.services import Kind, notification_send
 from apps.play.errors import GameNotFound, NotHost, TableRefused
 from apps.play.models import ABANDONED, Game, GameEvent

@@ -8,7 +8,7 @@ delivered, so a broker outage delays them but never loses them.
   sends one reminder per turn once the clock's `remind_at` has passed (players who turned
   reminders off get none), and ends turns that ran past the clock's deadline: a hero seat's turn
   is ended (`end_turn` for each of its heroes still to play this round), Zargon's phase is played
-  by the built-in monster AI (`apps.rules.ai`). Both go through
+  by the built-in monster AI (`apps.games.heroquest.engine.ai`). Both go through
   `quest_apply_action(system=True)` with idempotency keys derived from the game and its version,
   under the game's row lock, so two sweeps racing (or one run twice) apply each timeout once.
   System keys live in a namespace of their own (a system action's log row has no seat): a player
@@ -29,7 +29,9 @@ from django.db import transaction
 from django.db.models import DateTimeField, ExpressionWrapper, F, QuerySet
 from django.utils import timezone
 
-from apps import rules
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.ai import next_monster_action
+from apps.games.heroquest.engine.data import ZARGON_SEAT, seat_of_hero
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import ActionRejected, PlayError
 from apps.play.models import Game
@@ -38,8 +40,6 @@ from apps.play.selectors import game_state
 from apps.play.services import quest_apply_action, system_key
 from apps.play.zargon_ai import zargon_ai_sweep
 from apps.rooms.models import Room
-from apps.rules.ai import next_monster_action
-from apps.rules.data import ZARGON_SEAT, seat_of_hero
 
 logger = logging.getLogger(__name__)
 

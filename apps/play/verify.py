@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from apps import rules
+from apps.games.heroquest import engine as rules
 from apps.play.errors import GameNotFound
 from apps.play.models import ABANDONED, Game, GameEvent, as_stored_json
 from apps.play.selectors import game_quest, state_with_settings

@@ -17,6 +17,8 @@ from django.views.decorators.http import require_POST
 from markdown.extensions.toc import slugify
 
 from apps.accounts.models import User
+from apps.games.heroquest.engine import SPECTATOR_SEAT
+from apps.games.heroquest.engine.options import describe
 from apps.notifications.services import notification_mark_read
 from apps.play.errors import GameNotFound, PlayError
 from apps.play.models import Game
@@ -33,8 +35,6 @@ from apps.play.selectors import (
 )
 from apps.play.services import CHAT_MAX_LENGTH, game_launch, game_replay_publish
 from apps.play.table import game_pause, game_resume, game_spectators_set
-from apps.rules import SPECTATOR_SEAT
-from apps.rules.options import describe
 
 RULES_FILE = Path(settings.BASE_DIR) / "docs/rules.md"
 

@@ -2,7 +2,8 @@
 
 When the heroes' turns are over, the action service enqueues `play.zargon_ai_play` after the
 commit; it plays Zargon's phase at once with `zargon_ai_play`: each action the AI picks
-(`apps.rules.ai`, always one of the legal actions) goes through `quest_apply_action` as a system
+(the engine's `ai`, always one of the legal actions) goes through `quest_apply_action` as a
+system
 action, one transaction each, so every action is announced on its own and the players' boards
 move monster by monster, step by step. A short pause between actions (`ZARGON_AI_STEP_SECONDS`)
 lets a browser draw each step.
@@ -22,14 +23,14 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from apps import rules
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.ai import next_monster_action
+from apps.games.heroquest.engine.data import ZARGON_SEAT
 from apps.play.errors import ActionRejected, PlayError, StaleVersion
 from apps.play.models import Game
 from apps.play.selectors import game_state
 from apps.play.services import quest_apply_action, system_key
 from apps.rooms.models import Room
-from apps.rules.ai import next_monster_action
-from apps.rules.data import ZARGON_SEAT
 
 logger = logging.getLogger(__name__)
 

@@ -19,6 +19,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
+from apps.games.heroquest.engine.questfile import QuestFileError, parse_quest_text
 from apps.quests.models import QuestDefinition, QuestRevision
 from apps.quests.selectors import quest_revision_changes
 from apps.quests.services import (
@@ -28,7 +29,6 @@ from apps.quests.services import (
     quest_set_enabled,
     quest_start_view,
 )
-from apps.rules.questfile import QuestFileError, parse_quest_text
 
 MAX_UPLOAD_BYTES = 256 * 1024  # the shipped quests are under 20 KB
 

@@ -14,12 +14,12 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from apps import rules
 from apps.accounts.models import User
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.data import ZARGON_SEAT
+from apps.games.heroquest.engine.quest import Quest
+from apps.games.heroquest.engine.questfile import QUESTS_DIR, QuestFileError, parse_quest_text
 from apps.quests.models import QuestDefinition, QuestRevision
-from apps.rules.data import ZARGON_SEAT
-from apps.rules.quest import Quest
-from apps.rules.questfile import QUESTS_DIR, QuestFileError, parse_quest_text
 
 # The preview's stand-in table: Zargon and one player holding the four heroes, a fixed seed.
 PREVIEW_SEATS = 2

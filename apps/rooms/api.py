@@ -10,9 +10,9 @@ from typing import Any, Literal, cast
 from ninja import Field, Router, Schema, Status
 
 from apps.accounts.http import AuthenticatedHttpRequest
+from apps.games.heroquest.engine.options import in_force
 from apps.rooms import services
 from apps.rooms.models import Room
-from apps.rules.options import in_force
 
 router = Router(tags=["rooms"])
 

@@ -3,9 +3,9 @@ from typing import Any
 
 from django import forms
 
+from apps.games.heroquest.engine.options import DEFAULTS
 from apps.rooms import services
 from apps.rooms.models import Room
-from apps.rules.options import DEFAULTS
 
 SEAT_CHOICES = [
     (n, f"{n} seats (Zargon and {n - 1} hero player{'s' if n > 2 else ''})")

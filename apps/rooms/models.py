@@ -34,7 +34,7 @@ class Room(models.Model):
     # Turns over days (a later issue): how long a seat has for its turn, and when to remind it.
     turn_time_limit = models.DurationField(null=True, blank=True)
     reminder_after = models.DurationField(null=True, blank=True)
-    # Room options the engine plays by (apps/rules/options.py): edition, spell_draft,
+    # Room options the engine plays by (the engine's options.py): edition, spell_draft,
     # heroes_pass_heroes. Checked by rooms.services.room_create; never holds an unknown one.
     options = models.JSONField(default=dict, blank=True)
     # Not in the lobby; only the invite link seats a stranger (campaign rooms: the party's own

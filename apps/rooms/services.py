@@ -24,9 +24,9 @@ from django.utils import timezone
 from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
 from apps.core.errors import Refusal
+from apps.games.heroquest.engine.data import ZARGON_SEAT, heroes_of_seat
+from apps.games.heroquest.engine.options import describe, room_option_problems
 from apps.rooms.models import Room, Seat
-from apps.rules.data import ZARGON_SEAT, heroes_of_seat
-from apps.rules.options import describe, room_option_problems
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 // Provably fair dice, checked in the browser: the revealed seed and salt must hash to the
 // commitment published at launch, and every number the game drew (and every die its log shows)
-// must be what the seed's splitmix64 stream gives. Mirrors apps/rules/dice.py exactly.
+// must be what the seed's splitmix64 stream gives. Mirrors apps/games/heroquest/engine/dice.py exactly.
 
 const MASK64 = (1n << 64n) - 1n;
 const GOLDEN = 0x9e3779b97f4a7c15n;

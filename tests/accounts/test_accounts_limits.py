@@ -20,7 +20,14 @@ from tests.servers import ROOT, frozen_redis, server_env
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "Ember-and-ash-42"
-QUEST = Path(__file__).resolve().parents[2] / "apps" / "rules" / "quests" / "ashen_vault.yaml"
+QUEST = (
+    Path(__file__).resolve().parents[2]
+    / "apps"
+    / "games"
+    / "heroquest"
+    / "quests"
+    / "ashen_vault.yaml"
+)
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ served to Chromium through Playwright's request routing (no web server, no datab
 `EngineTable` holds one engine state; the page of a seat is `play/game.html` rendered with that
 seat's view (live updates off). Its GET view and POST action URLs are answered from the engine,
 so clicking the page plays the game. Scenario builders drive the engine with legal actions only
-(dice forced where it matters, as tests/rules do).
+(dice forced where it matters, as tests/games/heroquest/engine do).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlparse
 
 from django.template.loader import render_to_string
 
-from apps.rules import (
+from apps.games.heroquest.engine import (
     IllegalAction,
     State,
     action_to_json,

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import sync_playwright
 
-from apps.rules import seats_to_move
+from apps.games.heroquest.engine import seats_to_move
 
 from .harness import (
     CHROMIUM_ARGS,

@@ -19,7 +19,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 
-from apps.rules import State, apply, load_quest, new_game
+from apps.games.heroquest.engine import State, apply, load_quest, new_game
 
 from .harness import CHROMIUM_ARGS, ROOT, ZARGON, EngineTable, legal, seat_on_turn, wait_idle
 

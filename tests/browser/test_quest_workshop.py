@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import sync_playwright
 
-from apps.rules.questfile import QUESTS_DIR, parse_quest_file
+from apps.games.heroquest.engine.questfile import QUESTS_DIR, parse_quest_file
 from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
     CHROMIUM_ARGS,
     PASSWORD,

@@ -11,11 +11,11 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from apps import rules
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.geometry import ORTHOGONAL, step
 from apps.play.models import Game
 from apps.play.selectors import game_state
 from apps.play.services import quest_apply_action
-from apps.rules.geometry import ORTHOGONAL, step
 
 HERO_SEAT = 2
 

@@ -6,8 +6,8 @@ import pytest
 from apps.accounts.models import User
 from apps.campaigns import errors, selectors, services
 from apps.campaigns.models import Campaign, CharacterSheet
+from apps.games.heroquest.engine.data import ARMOUR, TOOL_KIT_PRICE, WEAPONS
 from apps.play.selectors import game_seat_view
-from apps.rules.data import ARMOUR, TOOL_KIT_PRICE, WEAPONS
 from tests.conftest import make_user
 from tests.play.conftest import client_for
 

@@ -11,10 +11,10 @@ import pytest
 from apps.accounts.models import User
 from apps.campaigns import selectors, services
 from apps.campaigns.models import Campaign, CharacterSheet
+from apps.games.heroquest.engine.saga import saga_quests
 from apps.play.models import Game
 from apps.play.selectors import game_seat_view
 from apps.rooms.models import Room
-from apps.rules.saga import saga_quests
 from tests.conftest import make_user
 
 from .conftest import CampaignGame

@@ -6,7 +6,7 @@ import pytest
 from apps.accounts.models import User
 from apps.campaigns import errors, selectors, services
 from apps.campaigns.models import Campaign
-from apps.rules.saga import saga_quests
+from apps.games.heroquest.engine.saga import saga_quests
 from tests.play.conftest import client_for
 
 from .conftest import CampaignGame

@@ -6,15 +6,15 @@ from typing import Any
 
 import pytest
 
-from apps import rules
 from apps.accounts.models import User
 from apps.campaigns import errors, selectors, services
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.data import HEROES
 from apps.play.models import Game
 from apps.play.selectors import game_seat_view, game_state
 from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
-from apps.rules.data import HEROES
 from tests.conftest import make_user
 
 from .conftest import CampaignGame

@@ -14,7 +14,14 @@ from apps.rooms import services as rooms
 
 pytestmark = pytest.mark.django_db
 
-QUEST = Path(__file__).resolve().parents[2] / "apps" / "rules" / "quests" / "ashen_vault.yaml"
+QUEST = (
+    Path(__file__).resolve().parents[2]
+    / "apps"
+    / "games"
+    / "heroquest"
+    / "quests"
+    / "ashen_vault.yaml"
+)
 ROOM = {"name": "Friday table", "seats": 3, "quest": "ashen_vault"}
 
 

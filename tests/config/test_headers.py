@@ -11,7 +11,14 @@ from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
 from tests.conftest import make_user
 
-QUEST_FILE = Path(__file__).resolve().parents[2] / "apps" / "rules" / "quests" / "ashen_vault.yaml"
+QUEST_FILE = (
+    Path(__file__).resolve().parents[2]
+    / "apps"
+    / "games"
+    / "heroquest"
+    / "quests"
+    / "ashen_vault.yaml"
+)
 
 
 @pytest.fixture

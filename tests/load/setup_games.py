@@ -21,7 +21,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from apps import rules
+from apps.games.heroquest import engine as rules
 from apps.accounts.models import User
 from apps.accounts.services import token_issue
 from apps.play.models import Game

@@ -16,7 +16,14 @@ from apps.rooms import services as rooms
 from apps.rooms.models import Room
 from tests.conftest import make_user
 
-QUEST_FILE = Path(__file__).resolve().parents[2] / "apps" / "rules" / "quests" / "ashen_vault.yaml"
+QUEST_FILE = (
+    Path(__file__).resolve().parents[2]
+    / "apps"
+    / "games"
+    / "heroquest"
+    / "quests"
+    / "ashen_vault.yaml"
+)
 
 
 @pytest.fixture

@@ -5,10 +5,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps import rules
 from apps.accounts.services import token_issue
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.models import Game, GameEvent
-from apps.rules.questfile import parse_quest_text
 from tests.conftest import make_user
 
 from .conftest import GameMaker, RoomMaker, client_for, post_action

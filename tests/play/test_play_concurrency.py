@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from apps import rules
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.errors import StaleVersion
 from apps.play.models import Game, GameEvent
 from apps.play.services import quest_apply_action
 from apps.play.verify import game_verify
-from apps.rules.questfile import parse_quest_text
 
 from .bot import Bot
 from .conftest import GameMaker

@@ -11,12 +11,12 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from apps import rules
 from apps.accounts.services import token_issue
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.models import Game, GameEvent
 from apps.play.selectors import game_events
 from apps.play.services import game_action_submit, quest_apply_action
-from apps.rules.questfile import parse_quest_text
 
 from .bot import Bot
 from .conftest import GameMaker, key

@@ -13,8 +13,8 @@ from channels.testing import WebsocketCommunicator
 from django.core import mail
 from django.utils import timezone
 
-from apps import rules
 from apps.accounts.models import User
+from apps.games.heroquest import engine as rules
 from apps.notifications.models import Notification, Presence
 from apps.notifications.tasks import deliver_pending
 from apps.play.models import Game

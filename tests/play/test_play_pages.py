@@ -6,13 +6,13 @@ import pytest
 from django.test import Client, RequestFactory
 from django.views.defaults import server_error
 
-from apps import rules
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.models import Game
 from apps.play.selectors import game_view
 from apps.play.services import quest_apply_action
 from apps.rooms.models import Room
 from apps.rooms.services import room_seat_take, room_spectators_set
-from apps.rules.questfile import parse_quest_text
 from tests.conftest import make_user
 
 from .conftest import GameMaker, RoomMaker, client_for

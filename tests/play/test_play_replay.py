@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from apps import rules
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.data import ZARGON_SEAT
+from apps.games.heroquest.engine.dice import COMBAT_FACES, Dice, seed_rng
 from apps.play.models import Game, GameEvent
 from apps.play.replay import game_replay_page, replay_steps
 from apps.play.table import game_abandon, game_spectators_set
-from apps.rules.data import ZARGON_SEAT
-from apps.rules.dice import COMBAT_FACES, Dice, seed_rng
 from tests.conftest import make_user
 
 from .conftest import GameMaker, client_for

@@ -5,7 +5,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from apps import rules
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.errors import (
     ActionRejected,
     GameNotFound,
@@ -22,7 +23,6 @@ from apps.play.services import game_launch, quest_apply_action
 from apps.play.verify import game_verify
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
-from apps.rules.questfile import parse_quest_text
 from tests.conftest import make_user
 
 from .conftest import GameMaker, RoomMaker, key

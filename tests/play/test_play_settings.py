@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from apps import rules
+from apps.games.heroquest import engine as rules
 from apps.play.models import Game, GameEvent, HeroSetting
 from apps.play.selectors import game_seat_view
 from apps.play.services import quest_apply_action

@@ -13,8 +13,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from apps import rules
 from apps.accounts.models import User
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.errors import GameNotFound, NotHost
 from apps.play.models import Game, GameEvent
 from apps.play.selectors import game_state
@@ -22,7 +23,6 @@ from apps.play.services import chat_message_post, game_launch, quest_apply_actio
 from apps.play.table import game_spectators_set
 from apps.rooms.models import Room
 from apps.rooms.services import room_create, room_seat_take, room_spectators_set
-from apps.rules.questfile import parse_quest_text
 from config.routing import websocket_urlpatterns
 from tests.conftest import make_user
 

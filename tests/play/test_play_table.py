@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from apps import rules
 from apps.accounts.models import User
 from apps.accounts.services import user_away_set
+from apps.games.heroquest import engine as rules
 from apps.notifications.models import Notification
 from apps.play.models import Game, GameEvent
 from apps.play.selectors import game_quest

@@ -15,8 +15,9 @@ from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps import rules
 from apps.accounts.models import User
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.ai import next_monster_action
 from apps.notifications.models import Notification
 from apps.play.models import Game, GameEvent
 from apps.play.services import game_launch, quest_apply_action, system_key
@@ -24,7 +25,6 @@ from apps.play.tasks import sweep_turns
 from apps.play.turns import game_time_out, turns_sweep
 from apps.play.verify import game_verify
 from apps.rooms.models import Room
-from apps.rules.ai import next_monster_action
 from config.celery import app
 from tests.conftest import make_user
 

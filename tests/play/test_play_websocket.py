@@ -13,8 +13,8 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from apps import rules
 from apps.accounts.models import User
+from apps.games.heroquest import engine as rules
 from apps.play import services
 from apps.play.models import Game
 from apps.play.selectors import game_view

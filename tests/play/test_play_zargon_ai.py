@@ -18,8 +18,9 @@ from channels.layers import get_channel_layer
 from django.test import Client
 from django.utils import timezone
 
-from apps import rules
 from apps.accounts.models import User
+from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.models import Game, GameEvent
 from apps.play.services import game_group, game_launch
 from apps.play.turns import turns_sweep
@@ -28,7 +29,6 @@ from apps.play.zargon_ai import zargon_ai_play
 from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
-from apps.rules.questfile import parse_quest_text
 from tests.conftest import make_user
 
 from .bot import Bot

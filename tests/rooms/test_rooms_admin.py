@@ -15,7 +15,7 @@ from tests.rooms.conftest import QUEST_SOURCE
 
 pytestmark = pytest.mark.django_db
 
-SHIPPED_QUEST = Path(__file__).resolve().parents[2] / "apps/rules/quests/ashen_vault.yaml"
+SHIPPED_QUEST = Path(__file__).resolve().parents[2] / "apps/games/heroquest/quests/ashen_vault.yaml"
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 // @ts-check
-// The seat view the server sends (apps/rules/seat_views.py), as JSDoc types for `tsc --noEmit`.
+// The seat view the server sends (apps/games/heroquest/engine/seat_views.py), as JSDoc types for `tsc --noEmit`.
 // Types only: importing this module adds nothing at run time.
 
 /** @typedef {[number, number]} Point  a square as [x, y] */

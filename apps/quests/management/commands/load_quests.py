@@ -7,7 +7,7 @@ from apps.quests.services import quest_sync_shipped
 
 class Command(BaseCommand):
     help = (
-        "Load the shipped quest files (apps/rules/quests/*.yaml) into the database. Quests an "
+        "Load the shipped quest files (the wing's quests/*.yaml) into the database. Quests an "
         "admin has uploaded, edited or restored are skipped (and listed) unless --overwrite-edits."
     )
 

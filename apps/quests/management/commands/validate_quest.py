@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from apps.rules.questfile import quest_path, validate_quest_file
+from apps.games.heroquest.engine.questfile import quest_path, validate_quest_file
 
 
 class Command(BaseCommand):

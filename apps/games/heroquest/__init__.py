@@ -1,0 +1,1 @@
+"""HeroQuest's wing: the pure rules engine (``engine``), its quests (``quests``), its face."""

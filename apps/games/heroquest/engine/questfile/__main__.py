@@ -1,0 +1,5 @@
+import sys
+
+from apps.games.heroquest.engine.questfile.cli import main
+
+sys.exit(main())

@@ -1,5 +1,0 @@
-import sys
-
-from apps.rules.questfile.cli import main
-
-sys.exit(main())
