@@ -1,0 +1,207 @@
+"""The port between the platform and a game: what every game's face offers (pure, no Django).
+
+A game is a pure package (its "wing", `apps/games/<slug>/`) whose `__init__` exposes one object,
+`GAME`, satisfying `GameFace`. The platform (rooms, play, notifications, the pages) talks to a
+game only through that object: it never imports below a game's face, never names a game's roles
+or rules, and stores a game's state as the JSON the face gives it. In the spirit of
+boardgame.io's `Game` object: the face describes the game, and the engine behind it judges.
+
+Everything crossing the port is JSON-ready (dict, list, str, int, float, bool, None), except the
+opaque `state` and `scenario` objects, which the platform only hands back to the same face.
+
+Seats are numbered from 1; `SPECTATOR_SEAT` (0) is someone watching: `seat_view` gives them what
+every player seat sees in common, `event_for_seat` only what is addressed to everyone, and no
+action of theirs is ever accepted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
+
+SPECTATOR_SEAT = 0
+
+Json = dict[str, Any]
+
+
+class RefusalKind(StrEnum):
+    """Why a game refuses an action; the platform maps each kind to an HTTP status."""
+
+    MALFORMED = "malformed"  # not an action of this game at all (unknown type, bad field): 400
+    NOT_YOURS = "not_yours"  # this seat may never send it (another seat's piece): 403
+    NOT_NOW = "not_now"  # not this seat's turn, or the game is over: 409 / 403
+    ILLEGAL = "illegal"  # the rules forbid it in this position: 422
+
+
+class Refusal(Exception):
+    """The game refuses an action; `reason` is for the player and leaks nothing hidden."""
+
+    def __init__(self, kind: RefusalKind, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class SeatRole:
+    """Who sits at seat `number` of a table of a given size: `role` is a stable word the pages may
+    style by ("zargon", "hero"); `label` is what a player reads ("Zargon", "Barbarian & Dwarf")."""
+
+    number: int
+    role: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One playable scenario of a game (a HeroQuest quest, a Zagor tale): what the platform lists
+    and stores. `source` is the text the game parses back with `GameFace.scenario_parse` (a
+    game stores what it launched with, so a later edit never changes a running game)."""
+
+    slug: str
+    name: str
+    source: str
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Start:
+    """A new game: its state, the events the setup logged and every die the setup drew."""
+
+    state: Any
+    events: list[Json]
+    draws: list[tuple[str, int, int]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One accepted action: the new state, the events it produced (each with its audience and
+    redacted form, for `event_for_seat`) and every number it drew from the seeded dice, in
+    order, as (purpose, n, result): what a replay checks dice against."""
+
+    state: Any
+    events: list[Json]
+    draws: list[tuple[str, int, int]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A private standing setting carried by an action (HeroQuest's auto-drink, Zagor's
+    surrender threshold): the platform stores it per game and `owner` (a piece the seat plays)
+    outside the log, and hands all of them back through `GameFace.with_settings`."""
+
+    owner: str
+    name: str
+    value: Any
+
+
+@runtime_checkable
+class GameFace(Protocol):
+    """What a game offers the platform. Each game's `__init__` exposes one as `GAME`."""
+
+    slug: str  # "heroquest": stored on every Room and Game row
+    name: str  # "HeroQuest"
+    min_seats: int
+    max_seats: int
+    has_campaigns: bool
+    # The seat an AI may play when the room asks for it (HeroQuest: Zargon), or None.
+    ai_seat: int | None
+    # Words for the scenarios in a sentence: ("quest", "quests") or ("tale", "tales").
+    scenario_words: tuple[str, str]
+
+    # --- seats and options ---------------------------------------------------------------------
+    def seat_roles(self, seats: int) -> list[SeatRole]:
+        """The role of every seat of a table of `seats` (min_seats..max_seats)."""
+        ...
+
+    def first_seat(self, *, ai: bool) -> int:
+        """The lowest seat a person takes (with the AI seat played by the AI, the next one)."""
+        ...
+
+    def option_defaults(self) -> Json: ...
+
+    def option_problems(self, options: Any) -> list[str]:
+        """Every problem of a room's options, in a player's words (empty: fine)."""
+        ...
+
+    def option_lines(self, options: Json) -> list[str]:
+        """The rules in force, one line each, for the room and game pages."""
+        ...
+
+    # --- scenarios -------------------------------------------------------------------------------
+    def scenarios(self) -> list[Scenario]:
+        """The scenarios shipped with the game, in the order a lobby lists them."""
+        ...
+
+    def scenario_parse(self, slug: str, source: str) -> Any:
+        """The scenario object `new_game` and `state_from_json` take (cached by the game)."""
+        ...
+
+    def scenario_problems(self, source: str) -> list[str]:
+        """Every problem of a scenario's text (empty: it can be played)."""
+        ...
+
+    # --- playing ---------------------------------------------------------------------------------
+    def new_game(
+        self, scenario: Any, seats: int, seed: int, options: Json, *, commitment: str | None
+    ) -> Start:
+        """A new game; the commitment to the seed is logged to every seat before any die."""
+        ...
+
+    def legal_actions(self, state: Any, seat: int) -> list[Json]:
+        """Every action `seat` may send now (JSON), targets included."""
+        ...
+
+    def apply(self, state: Any, seat: int, action: Json) -> Step:
+        """Judge and play one action of `seat`; raise `Refusal` with its kind. Pure."""
+        ...
+
+    def seat_view(self, state: Any, seat: int) -> Json:
+        """Exactly what `seat` may see now (SPECTATOR_SEAT: what every seat sees in common)."""
+        ...
+
+    def event_for_seat(self, event: Json, seat: int) -> Json | None:
+        """The event as `seat` may see it, or None."""
+        ...
+
+    def seats_to_move(self, state: Any) -> list[int]:
+        """The seats whose turn it is (empty once the game is over)."""
+        ...
+
+    def round_of(self, state: Any) -> int: ...
+
+    def outcome_of(self, state: Any) -> str | None:
+        """The outcome's word once the game is over ("heroes", "zargon", "hero:dwarf", ...)."""
+        ...
+
+    def outcome_text(self, outcome: str) -> str:
+        """The outcome in a sentence a player reads ("The heroes won.")."""
+        ...
+
+    def timeout_action(self, state: Any, seat: int) -> Json | None:
+        """What a seat whose turn timed out plays (None: the AI plays it, see `ai_action`)."""
+        ...
+
+    def timeout_rule(self) -> str:
+        """The published default for a timed-out turn, in a sentence."""
+        ...
+
+    def ai_action(self, state: Any, seat: int) -> Json | None:
+        """The AI's next action for `seat` (always one of its legal actions), or None."""
+        ...
+
+    # --- private standing settings -------------------------------------------------------------
+    def setting_of(self, state: Any, seat: int, action: Json) -> Setting | None:
+        """The private setting `action` changes, or None for an ordinary action; raises
+        `Refusal` when the seat may not change it."""
+        ...
+
+    def with_settings(self, state: Any, settings: dict[str, Json]) -> Any:
+        """A new state with each owner's standing settings in force (the input is untouched)."""
+        ...
+
+    # --- persistence -----------------------------------------------------------------------------
+    def state_to_json(self, state: Any) -> Json: ...
+
+    def state_from_json(self, data: Json, scenario: Any) -> Any: ...
