@@ -15,7 +15,7 @@ export SITE_URL
 DJANGO_DEV := 1
 export DJANGO_DEV
 
-.PHONY: print-site-url run test loadtest lint jstest typecheck imports pytest bench migrate superuser browser clean
+.PHONY: print-site-url run test check loadtest lint jstest typecheck imports pytest pytest-fast bench migrate superuser browser clean
 
 NODE_STAMP := node_modules/.installed-stamp
 
@@ -52,6 +52,13 @@ run: migrate
 		$(BIN)/python manage.py runserver $(HOST):$(PORT) --noreload
 
 test: lint typecheck imports jstest pytest
+
+# The fast lane for the next engineer: every linter, types, imports, the JS tests and the tests
+# without the slow playouts, the browser, the load harness and the fault injection (a few minutes).
+check: lint typecheck imports jstest pytest-fast
+
+pytest-fast: $(STAMP)
+	$(BIN)/pytest -m "not slow and not browser and not load and not faults"
 
 # The same tools as .pre-commit-config.yaml, over the whole tree.
 lint: $(STAMP) $(NODE_STAMP)

@@ -325,7 +325,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 RATELIMIT_FAIL_OPEN = True  # a cache that cannot count lets the message through
 
 # Solo rooms: the monster AI's pause between two actions, so that open boards draw each step.
-ZARGON_AI_STEP_SECONDS = env.float("ZARGON_AI_STEP_SECONDS", default=0.25)
+AI_STEP_SECONDS = env.float("AI_STEP_SECONDS", default=0.25)
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)

@@ -12,15 +12,16 @@ from django.db.models import Q, QuerySet
 from apps.accounts.models import User
 from apps.campaigns.errors import CampaignNotFound
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
-from apps.games.heroquest.engine.data import (
+from apps.games.heroquest import (
     ARMOUR,
+    CINDER_SAGA,
     HERO_ORDER,
     TOOL_KIT_PRICE,
     WEAPONS,
     equipment_problem,
     item_effect,
+    saga_quests,
 )
-from apps.games.heroquest.engine.saga import CINDER_SAGA, saga_quests
 from apps.rooms.models import Room, Seat
 
 TOOL_KIT = "tool_kit"

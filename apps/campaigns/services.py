@@ -35,7 +35,7 @@ from apps.campaigns.selectors import (
     sentence,
     sheet_may_manage,
 )
-from apps.games.heroquest.engine.data import (
+from apps.games.heroquest import (
     ARMOUR,
     HERO_ORDER,
     HEROES,

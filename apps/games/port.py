@@ -43,14 +43,37 @@ class Refusal(Exception):
         self.reason = reason
 
 
+class ScenarioError(Exception):
+    """A scenario's text cannot be played; `problems` lists every problem, one per string (with
+    its line where the game can tell)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
 @dataclass(frozen=True)
 class SeatRole:
     """Who sits at seat `number` of a table of a given size: `role` is a stable word the pages may
-    style by ("zargon", "hero"); `label` is what a player reads ("Zargon", "Barbarian & Dwarf")."""
+    style by ("zargon", "heroes"); `label` is what a player reads ("Zargon", "Barbarian & Dwarf");
+    `pieces` are the figures the seat plays ("barbarian", "dwarf"), as the seat view names them."""
 
     number: int
     role: str
     label: str
+    pieces: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One room option a host may choose: a yes/no (`choices` empty) or one of `choices`
+    ((value, label) pairs). The rooms form and the API are built from these."""
+
+    name: str
+    label: str
+    default: Any
+    choices: tuple[tuple[str, str], ...] = ()
+    help: str = ""
 
 
 @dataclass(frozen=True)
@@ -107,8 +130,17 @@ class GameFace(Protocol):
     has_campaigns: bool
     # The seat an AI may play when the room asks for it (HeroQuest: Zargon), or None.
     ai_seat: int | None
+    # The seat that may speak as the narrator in the table talk (a game master's), or None.
+    narrator_seat: int | None
+    # Who sits where, in a sentence for the new-room page.
+    table_summary: str
     # Words for the scenarios in a sentence: ("quest", "quests") or ("tale", "tales").
     scenario_words: tuple[str, str]
+    # The rooms form's two choices for the AI seat (when `ai_seat` is set): a person, the AI.
+    ai_seat_choices: tuple[str, str]
+    # Action types that only change a private standing setting (`setting_of`): never logged,
+    # never versioned, accepted whoever's turn it is.
+    setting_actions: frozenset[str]
 
     # --- seats and options ---------------------------------------------------------------------
     def seat_roles(self, seats: int) -> list[SeatRole]:
@@ -118,6 +150,12 @@ class GameFace(Protocol):
     def first_seat(self, *, ai: bool) -> int:
         """The lowest seat a person takes (with the AI seat played by the AI, the next one)."""
         ...
+
+    def seat_count_label(self, seats: int) -> str:
+        """A table size in a player's words ("3 seats (Zargon and 2 hero players)")."""
+        ...
+
+    def option_specs(self) -> list[OptionSpec]: ...
 
     def option_defaults(self) -> Json: ...
 
@@ -134,12 +172,18 @@ class GameFace(Protocol):
         """The scenarios shipped with the game, in the order a lobby lists them."""
         ...
 
+    def scenario_read(self, source: str, filename: str) -> Scenario:
+        """A scenario's text checked and read (raises ScenarioError listing every problem;
+        `filename` names it in the messages)."""
+        ...
+
     def scenario_parse(self, slug: str, source: str) -> Any:
         """The scenario object `new_game` and `state_from_json` take (cached by the game)."""
         ...
 
-    def scenario_problems(self, source: str) -> list[str]:
-        """Every problem of a scenario's text (empty: it can be played)."""
+    def scenario_problems(self, source: str, filename: str) -> list[str]:
+        """Every problem of a scenario's text (empty: it can be played); `filename` names it in
+        the messages."""
         ...
 
     # --- playing ---------------------------------------------------------------------------------
@@ -159,6 +203,11 @@ class GameFace(Protocol):
 
     def seat_view(self, state: Any, seat: int) -> Json:
         """Exactly what `seat` may see now (SPECTATOR_SEAT: what every seat sees in common)."""
+        ...
+
+    def replay_view(self, state: Any) -> Json:
+        """The board of a finished game's replay step: everything shown (the seed is out, the
+        game is over), without legal actions or a log (the replay sends entries per step)."""
         ...
 
     def event_for_seat(self, event: Json, seat: int) -> Json | None:
@@ -183,6 +232,16 @@ class GameFace(Protocol):
         """What a seat whose turn timed out plays (None: the AI plays it, see `ai_action`)."""
         ...
 
+    def turn_notice(self, state: Any, seat: int, *, reminder: bool, where: str) -> tuple[str, str]:
+        """The title and text telling `seat` it is to move at the table `where` (the room's
+        name), or reminding it."""
+        ...
+
+    def timeout_notice(self, state: Any, seat: int, *, limit: str, where: str) -> tuple[str, str]:
+        """The title and text telling the seat whose turn timed out what was done for it
+        (`limit`: "2 hours")."""
+        ...
+
     def timeout_rule(self) -> str:
         """The published default for a timed-out turn, in a sentence."""
         ...
@@ -199,6 +258,16 @@ class GameFace(Protocol):
 
     def with_settings(self, state: Any, settings: dict[str, Json]) -> Any:
         """A new state with each owner's standing settings in force (the input is untouched)."""
+        ...
+
+    # --- campaigns (games with `has_campaigns`) -------------------------------------------------
+    def campaign_results(self, state: Any) -> tuple[dict[str, Json], int]:
+        """What a finished game writes back to its campaign: each piece's final sheet, and the
+        reward each survivor shares."""
+        ...
+
+    def scenario_preview(self, scenario: Any) -> Json:
+        """The starting board as the game master (or the whole table) sees it, for admins."""
         ...
 
     # --- persistence -----------------------------------------------------------------------------

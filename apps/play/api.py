@@ -12,6 +12,7 @@ from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
 from apps.accounts.services import token_authenticate
+from apps.games.registry import game_faces
 from apps.play.replay import REPLAY_PAGE_MAX, game_replay_page_json
 from apps.play.selectors import (
     CHAT_PAGE_SIZE,
@@ -20,6 +21,7 @@ from apps.play.selectors import (
     game_clock_for,
     game_events,
     game_fairness,
+    game_kind_json,
     game_membership,
     game_view_encoded,
 )
@@ -82,6 +84,44 @@ def _json(text: str) -> HttpResponse:
 def launch(request: HttpRequest, room_id: int) -> Any:
     game = game_launch(room_id=room_id, user=request.user)
     return Status(200, {"game_id": game.pk})
+
+
+class SeatRoleOut(Schema):
+    number: int
+    role: str
+    label: str
+    pieces: list[str]
+
+
+class OptionOut(Schema):
+    name: str
+    label: str
+    default: Any
+    choices: list[list[str]] = Field(description="(value, label) pairs; empty: true or false.")
+    help: str
+
+
+class GameKindOut(Schema):
+    slug: str
+    name: str
+    min_seats: int
+    max_seats: int
+    ai_seat: int | None = Field(description="The seat an AI may play (`ai_seat` of a room).")
+    has_campaigns: bool
+    scenarios: list[dict[str, str]] = Field(description="Each shipped scenario's slug and name.")
+    options: list[OptionOut]
+    seat_roles: list[SeatRoleOut] = Field(description="The roles at the largest table.")
+    timeout_rule: str
+
+
+@router.get(
+    "/kinds",
+    url_name="game_kinds",
+    response={200: list[GameKindOut]},
+    summary="The games the site plays: seats, scenarios, room options, the timeout rule",
+)
+def kinds(request: HttpRequest) -> Any:
+    return [game_kind_json(face=face) for face in game_faces()]
 
 
 @router.get(
@@ -184,8 +224,8 @@ def resume(request: HttpRequest, game_id: int) -> Any:
 class ChatMessageOut(Schema):
     id: int
     kind: Literal["player", "narrator", "parchment"] = Field(
-        description="A player's message, Zargon speaking as the narrator, or the quest's "
-        "parchment (the first message of every game)."
+        description="A player's message, the game master's seat speaking as the narrator, or "
+        "the scenario's parchment (the first message of a game that has one)."
     )
     name: str = Field(description="Who speaks: the player, “The narrator” or “The parchment”.")
     seat: int | None
@@ -203,7 +243,9 @@ class ChatPageOut(Schema):
 
 class ChatIn(Schema):
     text: str = Field(description=f"Plain text, 1 to {CHAT_MAX_LENGTH} characters.")
-    as_narrator: bool = Field(False, description="Zargon's player only: speak as the narrator.")
+    as_narrator: bool = Field(
+        False, description="The narrator's seat only (a game master's): speak as the narrator."
+    )
 
 
 @router.get(
@@ -277,9 +319,10 @@ def _anyone(request: HttpRequest) -> bool:
     auth=_anyone,
     response={200: dict[str, Any], 404: ErrorOut, 409: ErrorOut},
     summary="A finished quest's replay, a page of steps at a time (players, or anyone if public)",
-    description="Step 0 is the launch, step n the n-th accepted action: Zargon's view after it "
-    "(the whole map), its log entries in full and its RNG draws `[purpose, n, result]` "
-    "(red die = result + 1, combat die = faces[result]). `fairness` gives the seed and salt. "
+    description="Step 0 is the launch, step n the n-th accepted action: the board after it with "
+    "everything revealed (the game's replay view), its log entries in full and its RNG draws "
+    "`[purpose, n, result]` (each game documents its purposes: a die shows result + 1). "
+    "`fairness` gives the seed and salt. "
     "Only once the quest is over; 404 for non-players unless the host made it public.",
 )
 def replay(request: HttpRequest, game_id: int, start: int = 0, count: int = 50) -> Any:

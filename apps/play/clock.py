@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from apps.accounts.models import User
-from apps.games.heroquest import engine as rules
 from apps.play.models import Game
 from apps.rooms.models import Room
 
@@ -55,7 +54,7 @@ def turn_clock(*, game: Game, room: Room, movers: Iterable[User | None]) -> Turn
 
 
 def seat_users(game: Game) -> dict[int, User]:
-    """Who holds each taken seat (an empty seat, e.g. the AI's Zargon, has no key)."""
+    """Who holds each taken seat (an empty seat, e.g. the AI's, has no key)."""
     return {
         seat.number: seat.user
         for seat in game.room.seats.select_related("user")
@@ -63,7 +62,7 @@ def seat_users(game: Game) -> dict[int, User]:
     }
 
 
-def game_clock(game: Game, state: rules.State, users: dict[int, User]) -> TurnClock | None:
-    """The clock of `game` in `state`, its players to move looked up in `users`."""
-    movers = [users.get(seat) for seat in rules.seats_to_move(state)]
+def game_clock(game: Game, users: dict[int, User]) -> TurnClock | None:
+    """The clock of `game` (its row's seats to move), its players looked up in `users`."""
+    movers = [users.get(seat) for seat in game.to_move]
     return turn_clock(game=game, room=game.room, movers=movers)

@@ -32,7 +32,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
-from apps.games.heroquest.engine import SPECTATOR_SEAT
+from apps.games.port import SPECTATOR_SEAT
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
 from apps.play.notices import game_topic

@@ -4,6 +4,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from apps.games.registry import DEFAULT_GAME
+
 
 def as_stored_json(value: Any) -> Any:
     """The value as it comes back from a JSON column (tuples become lists, and so on)."""
@@ -21,6 +23,8 @@ class Game(models.Model):
     """
 
     room = models.OneToOneField("rooms.Room", on_delete=models.CASCADE, related_name="game")
+    # The game played (apps/games/registry.py), as its room says; the state is that game's JSON.
+    kind = models.CharField(max_length=20, default=DEFAULT_GAME)
     quest_slug = models.SlugField()
     # The quest file as it was at launch: admins may edit the QuestDefinition later, but a game in
     # play (and the replay that verifies it) keeps the map it started with.
@@ -42,8 +46,18 @@ class Game(models.Model):
     # The `seq` of the newest GameEvent: whoever appends to the log (holding the row lock) numbers
     # on from it and bumps it, so an action never scans the log.
     last_seq = models.PositiveIntegerField(default=0)
-    # "", "heroes", "retreat", "zargon", or "abandoned" (an admin ended a stuck game)
-    outcome = models.CharField(max_length=10, blank=True)
+    # "" while it runs; then the game's outcome word (its face's `outcome_of`), or "abandoned"
+    # (an admin ended a stuck game)
+    outcome = models.CharField(max_length=20, blank=True)
+    # Read from the state by the action that changed them, so the lobby, the clock and the sweeps
+    # never decode a state: the seats to move and the round.
+    to_move = models.JSONField(default=list)
+    round = models.PositiveIntegerField(default=0)
+    # The players' private standing settings, per piece (HeroQuest's auto-drink): owner -> {name:
+    # value}. Outside the log and the version: changing one tells the other seats nothing. Each
+    # action puts them into the state first and its log row records them when they changed it,
+    # so a replay reproduces the game exactly.
+    settings = models.JSONField(default=dict)
     # Turns over days: when the seat to move got the turn, and what has been sent about it.
     turn_started = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
@@ -134,36 +148,13 @@ class ActionReceipt(models.Model):
         return f"{self.game_id} {sender} key {self.key}"
 
 
-class HeroSetting(models.Model):
-    """A player's private setting for one of their heroes (auto-drink), kept outside the log.
-
-    Changing it touches neither the game's version nor its event numbers, so the other seats
-    learn nothing and the seat on turn is never refused for a stale version. The action service
-    puts the settings into the engine state before each action and records in that action's log
-    row the ones it changed, so a replay reproduces the game exactly.
-    """
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hero_settings")
-    hero = models.CharField(max_length=20)
-    auto_drink = models.BooleanField(default=True)
-    updated = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "hero"], name="hero_setting_unique_hero")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.game_id} {self.hero} auto-drink {'on' if self.auto_drink else 'off'}"
-
-
 class ChatMessage(models.Model):
     """Table talk: a message in a game's chat, for its players only. Plain text, never HTML."""
 
     class Kind(models.TextChoices):
         PLAYER = "player", "A player"
-        NARRATOR = "narrator", "Zargon, as the narrator"
-        PARCHMENT = "parchment", "The quest's parchment"
+        NARRATOR = "narrator", "The narrator (the game master's seat)"
+        PARCHMENT = "parchment", "The scenario's parchment"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PLAYER)

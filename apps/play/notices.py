@@ -9,13 +9,13 @@ opening the game marks them read, and a player watching it gets no email about i
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.urls import reverse
 
 from apps.accounts.models import User
 from apps.accounts.services import user_zone
-from apps.games.heroquest import engine as rules
-from apps.games.heroquest.engine.data import ZARGON_SEAT, display_name
+from apps.games.registry import game_face
 from apps.notifications.services import Kind, Notice, notification_send, notifications_send
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.models import Game
@@ -50,26 +50,7 @@ def _deadline_text(clock: TurnClock | None, room: Room, user: User) -> str:
     )
 
 
-def _turn_title(state: rules.State, seat: int, room: Room, *, reminder: bool = False) -> str:
-    prefix = "Reminder: " if reminder else ""
-    if seat == ZARGON_SEAT:
-        return f"{prefix}Zargon's phase in {room.name}"
-    hero = state.turn.hero
-    who = f": {display_name(hero)}" if hero else ""
-    return f"{prefix}Your turn in {room.name}{who}"
-
-
-def _turn_body(
-    state: rules.State, seat: int, clock: TurnClock | None, room: Room, user: User
-) -> str:
-    if seat == ZARGON_SEAT:
-        text = f"Round {state.round}: the heroes have moved and the monsters await your command."
-    else:
-        text = f"Round {state.round}: the party is waiting for you."
-    return text + _deadline_text(clock, room, user)
-
-
-def turn_notices_send(*, game: Game, state: rules.State, reminder: bool = False) -> int:
+def turn_notices_send(*, game: Game, state: Any, reminder: bool = False) -> int:
     """Tell each player now to move (or, once the quest is over, everyone the outcome).
 
     Called in the transaction that changed the seats to move (or by the reminder sweep); how
@@ -79,13 +60,9 @@ def turn_notices_send(*, game: Game, state: rules.State, reminder: bool = False)
     users = seat_users(game)
     topic = game_topic(game_id=game.pk)
     url = game_url(game)
+    face = game_face(game.kind)
     if game.outcome:
-        outcome = {
-            "heroes": "the heroes won",
-            "retreat": "the heroes retreated",
-            "zargon": "Zargon won",
-            "abandoned": "the game was ended by an administrator",
-        }.get(game.outcome, game.outcome)
+        outcome = face.outcome_text(game.outcome)
         over = [
             Notice(
                 user=player,
@@ -98,18 +75,19 @@ def turn_notices_send(*, game: Game, state: rules.State, reminder: bool = False)
             for player in users.values()
         ]
         return len(notifications_send(notices=over))
-    clock = game_clock(game, state, users)
+    clock = game_clock(game, users)
     notices = []
-    for seat in rules.seats_to_move(state):
+    for seat in game.to_move:
         user = users.get(seat)
         if user is None or (reminder and not user.reminders):
             continue
+        title, text = face.turn_notice(state, seat, reminder=reminder, where=room.name)
         notices.append(
             Notice(
                 user=user,
                 kind=Kind.REMINDER if reminder else Kind.YOUR_TURN,
-                title=_turn_title(state, seat, room, reminder=reminder),
-                body=_turn_body(state, seat, clock, room, user),
+                title=title,
+                body=text + _deadline_text(clock, room, user),
                 url=url,
                 topic=topic,
             )
@@ -117,21 +95,14 @@ def turn_notices_send(*, game: Game, state: rules.State, reminder: bool = False)
     return len(notifications_send(notices=notices))
 
 
-def timeout_notice_send(*, game: Game, seat: int, limit: timedelta) -> None:
+def timeout_notice_send(*, game: Game, state: Any, seat: int, limit: timedelta) -> None:
     """Tell the player whose turn ran out what was done for them."""
     user = seat_users(game).get(seat)
     if user is None:
         return
     room = game.room
-    if seat == ZARGON_SEAT:
-        title = f"Zargon's phase in {room.name} timed out"
-        body = (
-            f"You had {duration_text(limit)}; the built-in monster AI played the monsters "
-            "for you this round."
-        )
-    else:
-        title = f"Your turn in {room.name} timed out"
-        body = f"You had {duration_text(limit)}; your heroes' turn was ended for you."
+    face = game_face(game.kind)
+    title, body = face.timeout_notice(state, seat, limit=duration_text(limit), where=room.name)
     notification_send(
         user=user,
         kind=Kind.TIMEOUT,

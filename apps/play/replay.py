@@ -1,10 +1,10 @@
 """Watching a finished quest again: its steps rebuilt from the seed and the log.
 
-A step is the launch (step 0) or one accepted action: the board after it as Zargon saw it (the
-same `seat_view` code as the players', so hidden information is decided in one place; after the
-end Zargon's view is the whole map), the log entries it produced in full, and every number it
-drew from the RNG. With the seed, revealed at the end (apps/play/fairness.py), anyone can walk
-the dice stream and check each draw and each die in the log against it (static/js/fairness.js).
+A step is the launch (step 0) or one accepted action: the board after it as the game shows a
+finished game (its face's `replay_view`: everything revealed), the log entries it produced in
+full, and every number it drew from the RNG. With the seed, revealed at the end
+(apps/play/fairness.py), anyone can walk the dice stream and check each draw and each die in
+the log against it (static/js/fairness.js).
 
 Who may watch: the game's players once the quest is over, and anyone once the host made the
 replay public. Nobody while it runs: the replay would show the whole map.
@@ -17,34 +17,26 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from apps.games.heroquest import engine as rules
-from apps.games.heroquest.engine.data import ZARGON_SEAT
-from apps.games.heroquest.engine.dice import Draw
+from apps.games.port import GameFace
 from apps.play.errors import GameNotFound, ReplayBroken
-from apps.play.models import Game, GameEvent, as_stored_json
-from apps.play.selectors import (
-    AnyUser,
-    game_fairness,
-    game_quest,
-    member_seat,
-    state_with_settings,
-)
+from apps.play.models import Game
+from apps.play.selectors import AnyUser, game_face_of, game_fairness, member_seat
+from apps.play.walk import WalkRefused, game_log_walk
 
 REPLAY_PAGE_MAX = 200
-# What a replayed board leaves out of the seat view: the log comes step by step instead, and
-# nobody acts in a replay.
-_VIEW_OMITS = ("log", "legal_actions")
 
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a replay: the state after it, its stored log entries, its draws."""
+    """One step of a replay: the board after it, its round, its stored log entries, its draws."""
 
     seat: int | None  # who acted (None: the launch)
     action: dict[str, Any] | None
-    state: rules.State
+    face: GameFace
+    state: Any  # its board is built when a page is (`face.replay_view`)
+    round: int
     events: list[dict[str, Any]]
-    draws: list[Draw]
+    draws: list[tuple[str, int, int]]
 
 
 def game_for_replay(*, game_id: int, user: AnyUser) -> Game:
@@ -65,28 +57,19 @@ def full_entry(event: dict[str, Any]) -> dict[str, Any]:
 
 def _steps(game: Game) -> list[Step]:
     """Replay the log from the seed; each step keeps the log rows it produced, as stored."""
-    rows = list(game.events.exclude(kind=GameEvent.Kind.NOTE).order_by("seq"))
-    quest = game_quest(game=game)
-    commitment = game.seed_commitment or None
-    start = rules.start_game(quest, game.seats, game.seed, game.options, commitment=commitment)
-    transitions: list[tuple[int | None, dict[str, Any] | None, rules.Transition]] = [
-        (None, None, start)
-    ]
-    logged: list[list[dict[str, Any]]] = [[]]
-    for row in rows:
-        if row.kind == GameEvent.Kind.EVENT:
-            logged[-1].append(row.payload)
-            continue
-        state = transitions[-1][2].state
-        state_with_settings(state, row.payload.get("settings", {}))
-        seat, action = row.payload["seat"], row.payload["action"]
-        transitions.append((seat, action, rules.apply(state, seat, action)))
-        logged.append([])
+    face: GameFace = game_face_of(game)
     steps = []
-    for (seat, action, transition), events in zip(transitions, logged, strict=True):
-        if as_stored_json(transition.events) != events:  # the log was changed, or the rules
-            raise ReplayBroken("This game's log does not replay from its seed.")
-        steps.append(Step(seat, action, transition.state, events, transition.draws))
+    try:
+        for walked in game_log_walk(game=game):
+            events = [row.payload for row in walked.stored]
+            if walked.produced != events:  # the log was changed, or the rules
+                raise ReplayBroken("This game's log does not replay from its seed.")
+            round_ = face.round_of(walked.state)
+            steps.append(
+                Step(walked.seat, walked.action, face, walked.state, round_, events, walked.draws)
+            )
+    except WalkRefused:
+        raise ReplayBroken("This game's log does not replay from its seed.") from None
     return steps
 
 
@@ -112,14 +95,6 @@ def _cached_page(identity: tuple[int, int, str, str], start: int, count: int) ->
     return json.dumps(page_json(steps[start : start + count], start), separators=(",", ":"))
 
 
-def replay_view(step: Step) -> dict[str, Any]:
-    """The board after `step`: Zargon's seat view (the whole map), less the log and actions."""
-    view = rules.seat_view(step.state, ZARGON_SEAT)
-    for key in _VIEW_OMITS:
-        view.pop(key)
-    return view
-
-
 def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """What changed from one step's view to the next: its keys (and the map's) that differ.
 
@@ -138,7 +113,7 @@ def step_json(number: int, step: Step, view: dict[str, Any], whole: bool) -> dic
         "step": number,
         "seat": step.seat,
         "action": step.action,
-        "round": step.state.round,
+        "round": step.round,
         "view" if whole else "view_changes": view,
         "entries": [full_entry(e) for e in step.events],
         "draws": [list(draw) for draw in step.draws],
@@ -149,7 +124,7 @@ def page_json(steps: list[Step], start: int) -> list[dict[str, Any]]:
     """Steps as sent: the first with its whole view, the others with `view_changes`."""
     out, before = [], None
     for n, step in enumerate(steps):
-        view = replay_view(step)
+        view = step.face.replay_view(step.state)
         changes = view if before is None else view_changes(before, view)
         out.append(step_json(start + n, step, changes, whole=before is None))
         before = view

@@ -9,22 +9,21 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import models
-from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, Count, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
 
 from apps.accounts.models import User
 from apps.campaigns.models import CampaignRoom
-from apps.games.heroquest import engine as rules
-from apps.games.heroquest.engine.data import HERO_ORDER, ZARGON_SEAT
-from apps.games.heroquest.engine.questfile import parse_quest_text
+from apps.games.port import SPECTATOR_SEAT, GameFace
+from apps.games.registry import game_face
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.fairness import Fairness
-from apps.play.models import ChatMessage, Game, GameEvent, HeroSetting
+from apps.play.models import ChatMessage, Game, GameEvent
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
@@ -36,67 +35,62 @@ CHAT_PAGE_MAX = 200
 AnyUser = User | AnonymousUser
 
 
-# --- quests and states -------------------------------------------------------------------------
+# --- scenarios and states ----------------------------------------------------------------------
+
+
+def game_face_of(game: Game) -> GameFace:
+    """The face of the game `game` plays."""
+    return game_face(game.kind)
 
 
 @functools.lru_cache(maxsize=16)
-def quest_of_source(*, slug: str, source: str) -> rules.Quest:
-    """The engine's Quest for a quest file's text (cached: parsing YAML on every action is slow)."""
-    if source:
-        return parse_quest_text(source, name=f"{slug}.yaml")
-    return rules.load_quest(slug)
+def scenario_of_source(*, game: str, slug: str, source: str) -> Any:
+    """The game's scenario for a scenario file's text (cached: parsing on every action is slow)."""
+    return game_face(game).scenario_parse(slug, source)
 
 
-def game_quest(*, game: Game) -> rules.Quest:
-    """The quest `game` was launched with (its own copy of the quest file)."""
-    return quest_of_source(slug=game.quest_slug, source=game.quest_source)
+def game_kind_json(*, face: GameFace) -> dict[str, Any]:
+    """What a client needs to know of a game to open a room of it (GET /api/games/kinds)."""
+    return {
+        "slug": face.slug,
+        "name": face.name,
+        "min_seats": face.min_seats,
+        "max_seats": face.max_seats,
+        "ai_seat": face.ai_seat,
+        "has_campaigns": face.has_campaigns,
+        "scenarios": [{"slug": s.slug, "name": s.name} for s in face.scenarios()],
+        "options": [
+            {
+                "name": o.name,
+                "label": o.label,
+                "default": o.default,
+                "choices": [list(c) for c in o.choices],
+                "help": o.help,
+            }
+            for o in face.option_specs()
+        ],
+        "seat_roles": [
+            {"number": r.number, "role": r.role, "label": r.label, "pieces": list(r.pieces)}
+            for r in face.seat_roles(face.max_seats)
+        ],
+        "timeout_rule": face.timeout_rule(),
+    }
 
 
-def game_state(*, game: Game) -> rules.State:
-    """The engine state stored in `game`."""
-    # The row's JSON was decoded for this object alone, so the state may take it over uncopied.
-    # The engine never changes a state in place (`apply` clones), so game.state stays intact.
-    return rules.State.from_json(game.state, game_quest(game=game), copy_json=False)
+def game_scenario(*, game: Game) -> Any:
+    """The scenario `game` was launched with (its own copy of the scenario file)."""
+    return scenario_of_source(game=game.kind, slug=game.quest_slug, source=game.quest_source)
 
 
-_Games = TypeVar("_Games", bound=QuerySet[Any])
+def game_state(*, game: Game) -> Any:
+    """The game's state as stored in `game`, without the players' settings."""
+    return game_face_of(game).state_from_json(game.state, game_scenario(game=game))
 
 
-def with_hero_settings(games: _Games) -> _Games:
-    """`games` with each hero's auto-drink setting read in the same statement (see below)."""
-    return games.annotate(
-        **{
-            f"auto_drink_{hero}": Subquery(
-                HeroSetting.objects.filter(game=OuterRef("pk"), hero=hero)
-                .order_by()
-                .values("auto_drink")[:1],
-                output_field=models.BooleanField(),
-            )
-            for hero in HERO_ORDER
-        }
-    )
-
-
-def game_hero_settings(*, game: Game) -> dict[str, bool]:
-    """Each hero's auto-drink setting as its player last chose it (heroes never set: absent).
-
-    Read from the row's annotations when it was loaded `with_hero_settings`, otherwise queried.
-    """
-    if hasattr(game, f"auto_drink_{HERO_ORDER[0]}"):
-        annotated = {hero: getattr(game, f"auto_drink_{hero}") for hero in HERO_ORDER}
-        return {hero: bool(on) for hero, on in annotated.items() if on is not None}
-    return dict(HeroSetting.objects.filter(game=game).values_list("hero", "auto_drink"))
-
-
-def state_with_settings(state: rules.State, settings: dict[str, bool]) -> dict[str, bool]:
-    """Put the players' settings into `state`; returns those that changed it (for the log)."""
-    changed = {}
-    for hero, auto_drink in sorted(settings.items()):
-        hero_state = state.heroes.get(hero)
-        if hero_state is not None and hero_state.auto_drink != auto_drink:
-            hero_state.auto_drink = auto_drink
-            changed[hero] = auto_drink
-    return changed
+def game_state_in_play(*, game: Game) -> Any:
+    """The game's state with the players' private settings in force (what views show)."""
+    state = game_state(game=game)
+    return game_face_of(game).with_settings(state, game.settings) if game.settings else state
 
 
 # --- membership --------------------------------------------------------------------------------
@@ -116,7 +110,7 @@ def watcher_seat(user: AnyUser) -> Coalesce | Value:
     if not user.is_authenticated:
         return Value(None, output_field=models.IntegerField())
     watching = Case(
-        When(room__allow_spectators=True, then=Value(rules.SPECTATOR_SEAT)),
+        When(room__allow_spectators=True, then=Value(SPECTATOR_SEAT)),
         default=Value(None),
         output_field=models.IntegerField(),
     )
@@ -145,9 +139,11 @@ def game_membership(*, game_id: int, user: AnyUser, watch: bool = False) -> tupl
     return game, int(game.member_seat)
 
 
-def entry_for_seat(payload: dict[str, Any], version: int, seat: int) -> dict[str, Any] | None:
+def entry_for_seat(
+    face: GameFace, payload: dict[str, Any], version: int, seat: int
+) -> dict[str, Any] | None:
     """A log entry as `seat` may see it (None: nothing), with the version that produced it."""
-    entry = rules.event_for_seat(payload, seat)
+    entry = face.event_for_seat(payload, seat)
     if entry is None:
         return None
     entry = dict(entry)
@@ -165,9 +161,10 @@ def _seat_view_dict(game: Game, view: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def seat_view_of_state(*, game: Game, seat: int, state: rules.State) -> SeatView:
+def seat_view_of_state(*, game: Game, seat: int, state: Any) -> SeatView:
     """`seat`'s view of `state` (the game's state at `game.version`, settings in), encoded."""
-    text = json.dumps(_seat_view_dict(game, rules.seat_view(state, seat)), separators=(",", ":"))
+    view = game_face_of(game).seat_view(state, seat)
+    text = json.dumps(_seat_view_dict(game, view), separators=(",", ":"))
     return SeatView(game_id=game.pk, seat=seat, version=game.version, json=text)
 
 
@@ -176,18 +173,15 @@ def game_seat_view_cached(*, game: Game, seat: int) -> SeatView:
     cached = view_cache.get(game.pk, seat, at_least=game.version)
     if cached is not None:
         return cached
-    state = game_state(game=game)
-    state_with_settings(state, game_hero_settings(game=game))
-    view = seat_view_of_state(game=game, seat=seat, state=state)
+    view = seat_view_of_state(game=game, seat=seat, state=game_state_in_play(game=game))
     view_cache.put(view)
     return view
 
 
 def game_seat_view(*, game: Game, seat: int) -> dict[str, Any]:
     """The engine's seat view of `game`, plus `version` and `game_id`."""
-    state = game_state(game=game)
-    state_with_settings(state, game_hero_settings(game=game))
-    return _seat_view_dict(game, rules.seat_view(state, seat))
+    view = game_face_of(game).seat_view(game_state_in_play(game=game), seat)
+    return _seat_view_dict(game, view)
 
 
 def game_view(*, game_id: int, user: AnyUser) -> dict[str, Any]:
@@ -203,7 +197,7 @@ def game_view_encoded(*, game_id: int, user: AnyUser) -> SeatView:
     as new as the row.
     """
     games = Game.objects.defer("state").annotate(member_seat=watcher_seat(user))
-    game = with_hero_settings(games).filter(pk=game_id).first()
+    game = games.filter(pk=game_id).first()
     if game is None or game.member_seat is None:
         raise GameNotFound("There is no such game.")
     return game_seat_view_cached(game=game, seat=int(game.member_seat))
@@ -216,7 +210,7 @@ def game_seat_view_encoded(*, game_id: int, seat: int, state_needed: bool) -> Se
     row; otherwise it is read only if the cache has nothing as new as the row.
     """
     games = Game.objects.all() if state_needed else Game.objects.defer("state")
-    game = with_hero_settings(games).filter(pk=game_id).first()
+    game = games.filter(pk=game_id).first()
     if game is None:
         raise GameNotFound("There is no such game.")
     return game_seat_view_cached(game=game, seat=seat)
@@ -246,13 +240,14 @@ def game_events(
     if before is not None:
         rows = rows.filter(event_seq__lt=before)
     rows = rows.only("version", "payload", "event_seq")
+    face = game_face_of(game)
     newest_first = before is not None
     entries: list[dict[str, Any]] = []
     while len(entries) < limit:
         # Keyset pages: each one continues from the last row seen, through the index.
         batch = list(rows.order_by("-event_seq" if newest_first else "event_seq")[:limit])
         for row in batch:
-            entry = entry_for_seat(row.payload, row.version, seat)
+            entry = entry_for_seat(face, row.payload, row.version, seat)
             if entry is not None and len(entries) < limit:
                 entries.append(entry)
         if len(batch) < limit:
@@ -357,6 +352,9 @@ class LobbyRoom:
 class LobbyGame:
     game: Game
     my_seat: int
+    game_name: str = ""  # the game played ("HeroQuest")
+    seat_label: str = ""  # what my seat plays, in the game's words ("Zargon")
+    outcome_text: str = ""  # once over: the outcome in the game's words
     to_move: list[str] = field(default_factory=list)  # shown names of the seats to move
     my_turn: bool = False
     clock: TurnClock | None = None  # the turn's deadline (None: over)
@@ -382,8 +380,8 @@ def _seat_users(room: Room) -> dict[int, Seat]:
 
 
 def _seat_shown_name(room: Room, seats: dict[int, Seat], number: int) -> str:
-    if number == ZARGON_SEAT and room.zargon_is_ai:
-        return "the monster AI"
+    if number == room.ai_seat_number:
+        return "the AI"
     seat = seats.get(number)
     return str(seat.user) if seat is not None and seat.user else f"seat {number}"
 
@@ -401,12 +399,9 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
     open_rooms_qs = (
         Room.objects.filter(status=Room.Status.OPEN)
         .annotate(
-            free=Count(
-                "seats",
-                # In a solo room nobody takes seat 1: the monster AI plays Zargon.
-                filter=Q(seats__user__isnull=True)
-                & ~Q(seats__number=ZARGON_SEAT, zargon=Room.Zargon.AI),
-            ),
+            # In a solo room nobody takes the AI's seat (always free: not counted).
+            free=Count("seats", filter=Q(seats__user__isnull=True))
+            - Case(When(ai_seat=Room.AiSeat.AI, then=Value(1)), default=Value(0)),
             my_seat=Subquery(my_seat),
         )
         .filter(Q(free__gt=0, invite_only=False) | Q(my_seat__isnull=False) | Q(host=user))
@@ -418,20 +413,27 @@ def lobby_for(*, user: User, limit: int = 50) -> Lobby:
         Game.objects.filter(room__seats__user=user)
         .select_related("room", "room__quest")
         .prefetch_related("room__seats__user")
+        .defer("state", "quest_source")
         .order_by("outcome", "-updated")[:limit]
     )
     my_games = []
     for game in games_qs:
         seats = _seat_users(game.room)
         mine = next(n for n, s in seats.items() if s.user_id == user.pk)
-        item = LobbyGame(game=game, my_seat=mine)
+        face = game_face_of(game)
+        labels = {role.number: role.label for role in face.seat_roles(game.seats)}
+        item = LobbyGame(
+            game=game,
+            my_seat=mine,
+            game_name=face.name,
+            seat_label=labels.get(mine, f"Seat {mine}"),
+            outcome_text=face.outcome_text(game.outcome) if game.outcome else "",
+        )
         if not game.outcome:
-            state = game_state(game=game)
-            to_move = rules.seats_to_move(state)
-            item.my_turn = mine in to_move
-            item.to_move = [_seat_shown_name(game.room, seats, n) for n in to_move]
+            item.my_turn = mine in game.to_move
+            item.to_move = [_seat_shown_name(game.room, seats, n) for n in game.to_move]
             users = {n: s.user for n, s in seats.items() if s.user is not None}
-            item.clock = game_clock(game, state, users)
+            item.clock = game_clock(game, users)
         my_games.append(item)
     my_games.sort(key=lambda item: item.waiting_order)
     return Lobby(open_rooms=open_rooms, my_games=my_games, watchable=watchable_games(user=user))
@@ -453,7 +455,7 @@ def watchable_games(*, user: User, limit: int = 20) -> list[Game]:
 def game_clock_for(*, game_id: int, user: AnyUser) -> TurnClock | None:
     """The clock of the turn in play, for a member or spectator (GameNotFound for others)."""
     game, _ = game_membership(game_id=game_id, user=user, watch=True)
-    return game_clock(game, game_state(game=game), seat_users(game))
+    return game_clock(game, seat_users(game))
 
 
 def game_seat_names(*, game: Game) -> dict[int, str]:

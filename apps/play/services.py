@@ -14,7 +14,6 @@ and a message a player can read (and that leaks nothing hidden).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
 import re
@@ -30,8 +29,7 @@ from apps.accounts.limits import rate_limit_exceeded
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
 from apps.core.prepared import PreparedQuery
-from apps.games.heroquest import engine as rules
-from apps.games.heroquest.engine.data import ZARGON_SEAT, heroes_of_seat
+from apps.games.port import SPECTATOR_SEAT, GameFace, Refusal, RefusalKind, Setting, Step
 from apps.notifications.services import group_poke
 from apps.play.errors import (
     ActionRejected,
@@ -43,6 +41,7 @@ from apps.play.errors import (
     NotHost,
     NotTheNarrator,
     NotYourTurn,
+    PlayError,
     SpectatorsOnlyWatch,
     StaleVersion,
 )
@@ -52,7 +51,6 @@ from apps.play.models import (
     ChatMessage,
     Game,
     GameEvent,
-    HeroSetting,
     as_stored_json,
 )
 from apps.play.notices import chat_notices_send, turn_notices_send
@@ -60,16 +58,14 @@ from apps.play.selectors import (
     AnyUser,
     chat_message_json,
     entry_for_seat,
-    game_hero_settings,
+    game_face_of,
     game_membership,
     game_seat_view_cached,
     game_state,
-    quest_of_source,
+    scenario_of_source,
     seat_view_of_state,
-    state_with_settings,
-    with_hero_settings,
 )
-from apps.play.tasks import zargon_ai_enqueue
+from apps.play.tasks import ai_seat_enqueue
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_changed, room_member_seat
@@ -77,9 +73,6 @@ from apps.rooms.services import room_changed, room_member_seat
 logger = logging.getLogger(__name__)
 
 KEY_MAX_LENGTH = GameEvent._meta.get_field("key").max_length or 80
-# Actions a seat may send whoever's turn it is (engine-api.md: not listed in legal_actions).
-# They change a private per-hero setting (`HeroSetting`), never the shared game or its log.
-ANY_TIME_ACTIONS = frozenset({"set_auto_drink"})
 
 
 def system_key(*, kind: str, game_id: int, version: int) -> str:
@@ -91,7 +84,7 @@ def system_key(*, kind: str, game_id: int, version: int) -> str:
 
 
 def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game:
-    """The host starts the room's quest once every seat is taken; the room is then playing."""
+    """The host starts the room's scenario once every seat is taken; the room is then playing."""
     with transaction.atomic():
         # The room lock queues the launch behind any seat change (rooms lock the same row).
         room = Room.objects.select_for_update().filter(pk=room_id).first()
@@ -107,16 +100,23 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         taken = [s.number for s in seats if s.user_id is not None]
         if taken != list(range(room.first_player_seat, room.seat_count + 1)):
             raise LaunchRefused("Every seat must be taken before the quest can start.")
+        face = room.face
         definition = room.quest
-        quest = quest_of_source(slug=definition.slug, source=definition.source)
+        scenario = scenario_of_source(
+            game=face.slug, slug=definition.slug, source=definition.source
+        )
         seed = secrets.randbits(63) if seed is None else seed
         salt = new_salt()
         commitment = seed_commitment(seed=seed, salt=salt)
         options: dict[str, Any] = {**room.options, **(campaign_hero_options(room=room) or {})}
         # The commitment is in the log before the first die: every seat can hold the site to it.
-        state = rules.new_game(quest, room.seat_count, seed, options, commitment=commitment)
+        try:
+            start = face.new_game(scenario, room.seat_count, seed, options, commitment=commitment)
+        except ValueError as exc:  # stored options or sheets the game refuses: say so, no 500
+            raise LaunchRefused(f"This table cannot start: {exc}") from None
         game = Game.objects.create(
             room=room,
+            kind=face.slug,
             quest_slug=definition.slug,
             quest_source=definition.source,
             seats=room.seat_count,
@@ -124,12 +124,14 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             seed_salt=salt,
             seed_commitment=commitment,
             options=options,
-            state=state.to_json(),
+            state=face.state_to_json(start.state),
             version=0,
-            last_seq=len(state.log),
+            last_seq=len(start.events),
+            to_move=face.seats_to_move(start.state),
+            round=face.round_of(start.state),
             turn_started=timezone.now(),
         )
-        # Whatever the engine logged while setting up (the parchment, say) opens the log.
+        # Whatever the game logged while setting up (the parchment, say) opens the log.
         GameEvent.objects.bulk_create(
             GameEvent(
                 game=game,
@@ -139,61 +141,33 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
                 payload=as_stored_json(e),
                 event_seq=e["seq"],
             )
-            for n, e in enumerate(state.log, start=1)
+            for n, e in enumerate(start.events, start=1)
         )
-        if quest.parchment.strip():  # the parchment opens the table talk
-            ChatMessage.objects.create(
-                game=game, kind=ChatMessage.Kind.PARCHMENT, text=quest.parchment.strip()
-            )
+        parchment = getattr(scenario, "parchment", "").strip()
+        if parchment:  # the parchment opens the table talk
+            ChatMessage.objects.create(game=game, kind=ChatMessage.Kind.PARCHMENT, text=parchment)
         room.status = Room.Status.PLAYING
         room.save(update_fields=["status"])
         room_changed(room_id=room.pk)  # seated players' room pages go to the game
-        turn_notices_send(game=game, state=state)
+        turn_notices_send(game=game, state=start.state)
+        if _ai_to_move(game):  # the AI's seat opens the game: it plays at once
+            transaction.on_commit(functools.partial(ai_seat_enqueue, game.pk))
     return game
 
 
 # --- the action service ------------------------------------------------------------------------
 
-
-def _parsed_action(action: Any) -> rules.Action:
-    try:
-        return rules.action_from_json(action)
-    except rules.BadActionJSON as exc:
-        raise MalformedAction(f"Malformed action: {exc.reason}") from None
-
-
-def _check_seat_may_act(
-    state: rules.State, seat: int, action: rules.Action, action_json: dict[str, Any]
-) -> None:
-    """Refuse (403) what this seat may never send now; the engine judges everything else (422)."""
-    hero = getattr(action, "hero", None)
-    if seat == ZARGON_SEAT and hero is not None:
-        raise NotYourTurn("Zargon does not play the heroes.")
-    if seat != ZARGON_SEAT:
-        if hero is None:
-            raise NotYourTurn("Only Zargon plays the monsters.")
-        if hero not in heroes_of_seat(state.seats, seat):
-            raise NotYourTurn("That hero is not yours to play.")
-    if action.type in ANY_TIME_ACTIONS or seat in rules.seats_to_move(state):
-        return
-    if action_json in as_stored_json(rules.legal_actions(state, seat)):
-        return  # something the engine lets this seat do out of turn
-    raise NotYourTurn("It is not your turn.")
+# A game's refusal, by kind, as the answer the API gives (the game judged; play only maps).
+_REFUSALS: dict[RefusalKind, type[PlayError]] = {
+    RefusalKind.MALFORMED: MalformedAction,
+    RefusalKind.NOT_YOURS: NotYourTurn,
+    RefusalKind.NOT_NOW: NotYourTurn,
+    RefusalKind.ILLEGAL: ActionRejected,
+}
 
 
-def _setting_change(
-    game: Game, seat: int, action: rules.SetAutoDrink, *, system: bool, key: str
-) -> dict[str, Any]:
-    """Store a private setting: no version, no log entry, nothing sent to the other seats."""
-    HeroSetting.objects.update_or_create(
-        game=game, hero=action.hero, defaults={"auto_drink": action.on}
-    )
-    response = {"version": game.version, "seat": seat, "entries": []}
-    ActionReceipt.objects.create(game=game, seat=seat, system=system, key=key, response=response)
-    # The version stays, so this seat's cached view would hide the change here (dropping it is
-    # harmless if this rolls back); other processes show it from the next version on.
-    view_cache.forget(game.pk, seat)
-    return response
+def _refused(refusal: Refusal) -> PlayError:
+    return _REFUSALS[refusal.kind](refusal.reason)
 
 
 def _send_to_sockets(game_id: int, message: dict[str, Any]) -> None:
@@ -214,13 +188,10 @@ def game_group(*, game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def _ai_to_move(game: Game, state: rules.State) -> bool:
-    """Zargon is to move and the monster AI plays him in this room."""
-    return (
-        state.outcome is None
-        and rules.seats_to_move(state) == [ZARGON_SEAT]
-        and game.room.zargon == Room.Zargon.AI  # the room came with the locked row
-    )
+def _ai_to_move(game: Game) -> bool:
+    """The AI's seat is to move and the AI plays it in this room (read from the row)."""
+    ai_seat = game.room.ai_seat_number  # the room came with the locked row
+    return not game.outcome and ai_seat is not None and game.to_move == [ai_seat]
 
 
 def _keyed_action_rows(*, game: Any, seat: Any, system: bool) -> models.QuerySet[GameEvent]:
@@ -232,9 +203,9 @@ def _keyed_action_rows(*, game: Any, seat: Any, system: bool) -> models.QuerySet
 def _locked_rows(
     *, game_id: int, key: str, system: bool, user_id: int | None = None, seat: int | None = None
 ) -> models.QuerySet[Game]:
-    """The game row to lock, with the acting seat (`seat`, or the one user `user_id` holds), the
-    heroes' settings and what `key` already did (the version its action produced, or a stored
-    response), if any, in one statement."""
+    """The game row to lock, with the acting seat (`seat`, or the one user `user_id` holds) and
+    what `key` already did (the version its action produced, or a stored response), if any, in
+    one statement. The players' settings are a column of the row."""
     acting_seat = (
         Value(seat)
         if user_id is None
@@ -250,7 +221,7 @@ def _locked_rows(
     ).values("response")[:1]
     logged = _keyed_action_rows(game=OuterRef("pk"), seat=OuterRef("acting_seat"), system=system)
     # The room comes in the same statement (turn notices and the outcome need it), unlocked.
-    games = (
+    return (
         Game.objects.select_for_update(of=("self",))
         .select_related("room")
         .annotate(
@@ -258,8 +229,8 @@ def _locked_rows(
             stored_response=Subquery(stored, output_field=models.JSONField()),
             stored_version=Subquery(logged.filter(key=key).values("version")[:1]),
         )
+        .filter(pk=game_id)
     )
-    return with_hero_settings(games).filter(pk=game_id)
 
 
 # Built and compiled once per database: building it took a quarter of a web process's CPU under
@@ -278,7 +249,7 @@ def _locked_game(
     *, game_id: int, key: str, seat: int | None, user: AnyUser | None, system: bool
 ) -> tuple[Game, int, dict[str, Any] | None]:
     """The game row, locked, in one statement, with the acting seat (the given seat, or the one
-    `user` holds), the heroes' settings and the answer already given to `key`, if any."""
+    `user` holds) and the answer already given to `key`, if any."""
     if user is None:
         game = _LOCKED_FOR_SEAT[system].first(game_id=game_id, key=key, seat=seat)
     elif user.is_authenticated:
@@ -297,16 +268,19 @@ def _locked_game(
     return game, seat, stored
 
 
-def _response(*, version: int, seat: int, events: list[dict[str, Any]]) -> dict[str, Any]:
+def _response(
+    *, face: GameFace, version: int, seat: int, events: list[dict[str, Any]]
+) -> dict[str, Any]:
     """What an action answers: its version and what `seat` may see of the events it produced."""
-    seen = (entry_for_seat(event, version, seat) for event in events)
+    seen = (entry_for_seat(face, event, version, seat) for event in events)
     return {"version": version, "seat": seat, "entries": [e for e in seen if e is not None]}
 
 
 def _logged_response(*, game: Game, seat: int, version: int) -> dict[str, Any]:
     """The answer the action that produced `version` gave, rebuilt from its log rows."""
     rows = game.events.filter(version=version, kind=GameEvent.Kind.EVENT).order_by("seq")
-    return _response(version=version, seat=seat, events=[row.payload for row in rows])
+    events = [row.payload for row in rows]
+    return _response(face=game_face_of(game), version=version, seat=seat, events=events)
 
 
 def _stored_response(*, game: Game, seat: int, system: bool, key: str) -> dict[str, Any] | None:
@@ -319,6 +293,151 @@ def _stored_response(*, game: Game, seat: int, system: bool, key: str) -> dict[s
     return None if receipt is None else dict(receipt.response)
 
 
+@dataclass(frozen=True)
+class Applied:
+    """An accepted action: its answer, the acting user's new view (None for the system and
+    for a replayed key's answer to the system), and the game as it now stands."""
+
+    response: dict[str, Any]
+    view: SeatView | None
+    game: Game
+    state: Any  # the game's new state (None for a replayed key: nothing was played)
+
+
+def _is_setting(face: GameFace, action: Any) -> bool:
+    return isinstance(action, dict) and action.get("type") in face.setting_actions
+
+
+def _replayed_answer(
+    *,
+    game: Game,
+    seat: int,
+    stored: dict[str, Any] | None,
+    action: Any,
+    system: bool,
+    key: str,
+    expected_version: int,
+) -> dict[str, Any] | None:
+    """The answer `key` already got, if it did; refuses a stale version for anything else."""
+    setting = _is_setting(game_face_of(game), action)
+    if stored is None and (expected_version != game.version or setting):
+        # If the lock waited, its receipt subquery saw the receipts as they were before; the
+        # transaction it waited for may have answered this key.
+        stored = _stored_response(game=game, seat=seat, system=system, key=key)
+    if stored is not None:
+        return dict(stored)
+    # A private setting does not depend on the game's version: a stale one is fine.
+    if expected_version != game.version and not setting:
+        raise StaleVersion(game.version)
+    return None
+
+
+def _setting_change(
+    *, game: Game, seat: int, setting: Setting, system: bool, key: str
+) -> dict[str, Any]:
+    """Store a private setting: no version, no log entry, nothing sent to the other seats."""
+    owned = dict(game.settings.get(setting.owner, {}))
+    owned[setting.name] = setting.value
+    game.settings = {**game.settings, setting.owner: owned}
+    Game.objects.filter(pk=game.pk).update(settings=game.settings)
+    response = {"version": game.version, "seat": seat, "entries": []}
+    ActionReceipt.objects.create(game=game, seat=seat, system=system, key=key, response=response)
+    # The version stays, so this seat's cached view would hide the change here (dropping it is
+    # harmless if this rolls back); other processes show it from the next version on.
+    view_cache.forget(game.pk, seat)
+    return response
+
+
+@dataclass(frozen=True)
+class _Judgement:
+    """The game's verdict on an action: the step it plays, and the settings it played under
+    (logged with the action when they changed the state, so a replay reproduces it)."""
+
+    step: Step
+    logged_settings: dict[str, Any]
+
+
+def _judge(*, face: GameFace, game: Game, state: Any, seat: int, action: Any) -> _Judgement:
+    """Put the players' settings in force and let the game judge and play the action."""
+    in_play = face.with_settings(state, game.settings) if game.settings else state
+    try:
+        step = face.apply(in_play, seat, action)
+    except Refusal as refusal:
+        raise _refused(refusal) from None
+    logged = dict(game.settings) if in_play is not state else {}
+    return _Judgement(step=step, logged_settings=logged)
+
+
+def _log(
+    *, game: Game, seat: int, system: bool, key: str, action: Any, judgement: _Judgement
+) -> list[dict[str, Any]]:
+    """Append the action (its row keeps `key`: the receipt) and its events; the events."""
+    version = game.version + 1
+    events = [as_stored_json(event) for event in judgement.step.events]
+    payload = {"seat": seat, "action": as_stored_json(action), "system": system}
+    if judgement.logged_settings:
+        payload["settings"] = judgement.logged_settings
+    action_row = GameEvent(
+        game=game,
+        seq=game.last_seq + 1,
+        version=version,
+        kind=GameEvent.Kind.ACTION,
+        seat=None if system else seat,
+        payload=payload,
+        key=key,
+    )
+    event_rows = [
+        GameEvent(
+            game=game,
+            seq=game.last_seq + 2 + n,
+            version=version,
+            kind=GameEvent.Kind.EVENT,
+            payload=event,
+            event_seq=event["seq"],
+        )
+        for n, event in enumerate(events)
+    ]
+    GameEvent.objects.bulk_create([action_row, *event_rows])
+    game.last_seq += 1 + len(event_rows)
+    return events
+
+
+def _store(*, face: GameFace, game: Game, new_state: Any) -> bool:
+    """Save the new state, version, seats to move and round; whether the seats to move changed
+    (a turn change: the clock starts again)."""
+    to_move = face.seats_to_move(new_state)
+    round_ = face.round_of(new_state)
+    turn_changed = to_move != game.to_move
+    fields = ["state", "version", "last_seq", "outcome", "to_move", "round", "updated"]
+    if turn_changed or round_ != game.round:  # the clock of turns.py
+        game.turn_started, game.reminded_at = timezone.now(), None
+        fields += ["turn_started", "reminded_at"]
+    game.state = face.state_to_json(new_state)
+    game.version += 1
+    game.outcome = face.outcome_of(new_state) or ""
+    game.to_move, game.round = to_move, round_
+    game.save(update_fields=fields)
+    return turn_changed
+
+
+def _after_the_end(*, face: GameFace, game: Game, new_state: Any) -> None:
+    """The room is finished; a campaign's sheets get the outcome written back."""
+    Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
+    room_changed(room_id=game.room_id)
+    if face.has_campaigns:
+        finals, reward = face.campaign_results(new_state)
+        campaign_record_outcome(
+            room=game.room, outcome=game.outcome, heroes=finals, reward_gold=reward
+        )
+
+
+def _after_turn_change(*, game: Game, new_state: Any) -> None:
+    """Tell the seats now to move (or everyone the outcome); the AI plays its seat at once."""
+    turn_notices_send(game=game, state=new_state)
+    if _ai_to_move(game):
+        transaction.on_commit(functools.partial(ai_seat_enqueue, game.pk))
+
+
 def _apply_action(
     *,
     game_id: int,
@@ -328,12 +447,11 @@ def _apply_action(
     seat: int | None = None,
     user: AnyUser | None = None,
     system: bool = False,
-) -> tuple[dict[str, Any], SeatView | None]:
-    """Apply one action of `seat` (or of the seat `user` plays) and return the response, with
-    the acting seat's new view when a user acted.
+) -> Applied:
+    """Apply one action of `seat` (or of the seat `user` plays), once per key.
 
     At most five statements however long the game, a turn change included: lock the row (it
-    carries the acting seat, the heroes' settings, what `key` already did and the newest log
+    carries the acting seat, the players' settings, what `key` already did and the newest log
     number), append the log (its action row keeps `key`: the receipt), save the game, and on a
     turn change read who holds the seats and write their notices.
     """
@@ -343,96 +461,52 @@ def _apply_action(
         game, seat, stored = _locked_game(
             game_id=game_id, key=key, seat=seat, user=user, system=system
         )
-        if stored is None:
-            parsed = _parsed_action(action)
-            if expected_version != game.version or parsed.type in ANY_TIME_ACTIONS:
-                # If this statement waited for the lock, its receipt subquery saw the receipts
-                # as they were before; the transaction it waited for may have answered this key.
-                stored = _stored_response(game=game, seat=seat, system=system, key=key)
-        if stored is not None:
+        answer = _replayed_answer(
+            game=game,
+            seat=seat,
+            stored=stored,
+            action=action,
+            system=system,
+            key=key,
+            expected_version=expected_version,
+        )
+        if answer is not None:
             view = None if user is None else game_seat_view_cached(game=game, seat=seat)
-            return dict(stored), view
-        # A private setting does not depend on the game's version: a stale one is fine.
-        if expected_version != game.version and parsed.type not in ANY_TIME_ACTIONS:
-            raise StaleVersion(game.version)
-        action_json = as_stored_json(rules.action_to_json(parsed))
-        state = game_state(game=game)
-        if state.outcome is not None:
+            return Applied(response=answer, view=view, game=game, state=None)
+        if game.outcome:  # over, by the rules or by an admin: nothing is played any more
             raise ActionRejected("The quest is over.")
-        if not system:
-            _check_seat_may_act(state, seat, parsed, action_json)
-        if isinstance(parsed, rules.SetAutoDrink):
-            response = _setting_change(game, seat, parsed, system=system, key=key)
-            if user is None:
-                return response, None
-            state_with_settings(state, game_hero_settings(game=game) | {parsed.hero: parsed.on})
-            return response, seat_view_of_state(game=game, seat=seat, state=state)
-        settings = state_with_settings(state, game_hero_settings(game=game))
+        face = game_face_of(game)
+        state = game_state(game=game)
         try:
-            transition = rules.apply(state, seat, parsed)
-        except rules.IllegalAction as exc:
-            raise ActionRejected(exc.reason) from None
-        new_state = transition.state
-        version = game.version + 1
-
-        events = [as_stored_json(event) for event in transition.events]
-        rows = [
-            GameEvent(
-                game=game,
-                seq=game.last_seq + 1,
-                version=version,
-                kind=GameEvent.Kind.ACTION,
-                seat=None if system else seat,
-                payload={"seat": seat, "action": action_json, "system": system}
-                | ({"settings": settings} if settings else {}),
-                key=key,
+            setting = face.setting_of(state, seat, action)
+        except Refusal as refusal:
+            raise _refused(refusal) from None
+        if setting is not None:
+            response = _setting_change(
+                game=game, seat=seat, setting=setting, system=system, key=key
             )
-        ]
-        rows += [
-            GameEvent(
-                game=game,
-                seq=game.last_seq + 2 + n,
-                version=version,
-                kind=GameEvent.Kind.EVENT,
-                payload=event,
-                event_seq=event["seq"],
-            )
-            for n, event in enumerate(events)
-        ]
-        GameEvent.objects.bulk_create(rows)
+            in_play = face.with_settings(state, game.settings)
+            view = None if user is None else seat_view_of_state(game=game, seat=seat, state=in_play)
+            return Applied(response=response, view=view, game=game, state=in_play)
 
-        fields = ["state", "version", "last_seq", "outcome", "updated"]
-        seats_changed = rules.seats_to_move(new_state) != rules.seats_to_move(state)
-        if seats_changed or new_state.round != state.round:  # the clock of turns.py
-            game.turn_started, game.reminded_at = timezone.now(), None
-            fields += ["turn_started", "reminded_at"]
-        game.state = new_state.to_json()
-        game.version = version
-        game.last_seq += len(rows)
-        game.outcome = new_state.outcome or ""
-        game.save(update_fields=fields)
+        judgement = _judge(face=face, game=game, state=state, seat=seat, action=action)
+        events = _log(
+            game=game, seat=seat, system=system, key=key, action=action, judgement=judgement
+        )
+        new_state = judgement.step.state
+        turn_changed = _store(face=face, game=game, new_state=new_state)
         if game.outcome:
-            Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
-            room_changed(room_id=game.room_id)
-            finals = {h: dataclasses.asdict(hs) for h, hs in new_state.heroes.items()}
-            campaign_record_outcome(
-                room=game.room,
-                outcome=game.outcome,
-                heroes=finals,
-                reward_gold=new_state.quest.reward_gold,  # as launched (Game.quest_source)
-            )
-        if seats_changed:  # tell the players now to move (or everyone the outcome)
-            turn_notices_send(game=game, state=new_state)
-            if _ai_to_move(game, new_state):  # solo play: the AI takes Zargon's phase at once
-                transaction.on_commit(functools.partial(zargon_ai_enqueue, game.pk))
+            _after_the_end(face=face, game=game, new_state=new_state)
+        if turn_changed:
+            _after_turn_change(game=game, new_state=new_state)
 
-        response = _response(version=version, seat=seat, events=events)
+        response = _response(face=face, version=game.version, seat=seat, events=events)
         view = None
         if user is not None:  # kept for this process's sockets once it is committed
             view = seat_view_of_state(game=game, seat=seat, state=new_state)
             transaction.on_commit(functools.partial(view_cache.put, view))
-        transaction.on_commit(functools.partial(_announce, game.pk, version))
-    return response, view
+        transaction.on_commit(functools.partial(_announce, game.pk, game.version))
+    return Applied(response=response, view=view, game=game, state=new_state)
 
 
 def quest_apply_action(
@@ -448,10 +522,31 @@ def quest_apply_action(
 
     The response is `{"version", "seat", "entries"}`: the new version and this seat's view of the
     log entries the action produced. A replayed key returns the stored response unchanged.
-    `system=True` (timeouts, the AI) skips the seat checks; the engine still validates. System
-    keys live in a namespace of their own: no key a client sends can answer for them.
+    `system=True` (timeouts, the AI) marks it as the site's; the game judges it like any other.
+    System keys live in a namespace of their own: no key a client sends can answer for them.
     """
-    response, _ = _apply_action(
+    return game_system_act(
+        game_id=game_id,
+        seat=seat,
+        action=action,
+        expected_version=expected_version,
+        key=key,
+        system=system,
+    ).response
+
+
+def game_system_act(
+    *,
+    game_id: int,
+    seat: int,
+    action: Any,
+    expected_version: int,
+    key: str,
+    system: bool = True,
+) -> Applied:
+    """`quest_apply_action`, answering with the game as it now stands and its new state, so a
+    timeout or the AI plays on without reading the row again."""
+    return _apply_action(
         game_id=game_id,
         seat=seat,
         action=action,
@@ -459,7 +554,6 @@ def quest_apply_action(
         key=key,
         system=system,
     )
-    return response
 
 
 @dataclass(frozen=True)
@@ -476,14 +570,14 @@ def game_action_submit(
     """`quest_apply_action` for the seat `user` plays (GameNotFound for non-members), with the
     seat's new view (for a replayed key: its current view), so a client needs no GET after."""
     try:
-        response, view = _apply_action(
+        applied = _apply_action(
             game_id=game_id, user=user, action=action, expected_version=expected_version, key=key
         )
     except GameNotFound:
         _refuse_spectator(game_id=game_id, user=user, doing="play")
         raise
-    assert view is not None  # a user acted
-    return ActionAnswer(response=response, view=view)
+    assert applied.view is not None  # a user acted
+    return ActionAnswer(response=applied.response, view=applied.view)
 
 
 def _refuse_spectator(*, game_id: int, user: AnyUser, doing: str) -> None:
@@ -492,7 +586,7 @@ def _refuse_spectator(*, game_id: int, user: AnyUser, doing: str) -> None:
         _, seat = game_membership(game_id=game_id, user=user, watch=True)
     except GameNotFound:
         return
-    if seat == rules.SPECTATOR_SEAT:
+    if seat == SPECTATOR_SEAT:
         raise SpectatorsOnlyWatch(f"Spectators watch the quest; they do not {doing}.")
 
 
@@ -566,11 +660,18 @@ def chat_message_post(
     talk by email (`email_chat`, off by default) are notified; nobody else is.
     """
     game, seat = game_membership(game_id=game_id, user=user, watch=True)
-    if seat == rules.SPECTATOR_SEAT:
+    if seat == SPECTATOR_SEAT:
         raise SpectatorsOnlyWatch("Spectators read the table talk; only the players speak.")
     text = _chat_text(text)
-    if as_narrator and seat != ZARGON_SEAT:
-        raise NotTheNarrator("Only Zargon speaks as the narrator.")
+    face = game_face_of(game)
+    if as_narrator and seat != face.narrator_seat:
+        narrator = next(
+            (r.label for r in face.seat_roles(game.seats) if r.number == face.narrator_seat),
+            "",
+        )
+        raise NotTheNarrator(
+            f"Only {narrator} speaks as the narrator." if narrator else "Nobody narrates here."
+        )
     assert user.pk is not None
     if _chat_too_fast(user.pk):
         raise ChatTooFast("You are sending messages too fast: wait a moment and try again.")

@@ -12,7 +12,6 @@ admin's log of the game reads them in order with the rest.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.db import transaction
@@ -20,12 +19,11 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.campaigns.services import campaign_record_outcome
-from apps.games.heroquest import engine as rules
 from apps.notifications.services import Kind, notification_send
 from apps.play.errors import GameNotFound, NotHost, TableRefused
 from apps.play.models import ABANDONED, Game, GameEvent
 from apps.play.notices import game_topic, game_url, turn_notices_send
-from apps.play.selectors import AnyUser, game_state
+from apps.play.selectors import AnyUser, game_face_of, game_state
 from apps.play.services import game_seats_changed
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import RoomError, RoomNotFound, room_changed, room_spectators_set
@@ -142,8 +140,9 @@ def game_seat_give(*, game_id: int, number: int, to_user: User, by: AnyUser) -> 
                 **_by(by, staff=True),
             },
         )
-        to_move = number in rules.seats_to_move(game_state(game=game))
-        role = "Zargon" if number == 1 else f"seat {number}"
+        to_move = number in game.to_move
+        roles = game_face_of(game).seat_roles(game.seats)
+        role = next((r.label for r in roles if r.number == number), f"seat {number}")
         notification_send(
             user=to_user,
             kind=Kind.SEAT,
@@ -166,11 +165,13 @@ def game_abandon(*, game_id: int, by: AnyUser) -> Game:
         game.save(update_fields=["outcome", "paused_at", "updated"])
         Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
         game_note(game=game, note={"type": "abandoned", **_by(by, staff=True)})
+        face = game_face_of(game)
         state = game_state(game=game)
-        finals = {h: dataclasses.asdict(hs) for h, hs in state.heroes.items()}
-        campaign_record_outcome(
-            room=game.room, outcome=ABANDONED, heroes=finals, reward_gold=state.quest.reward_gold
-        )
+        if face.has_campaigns:
+            finals, reward = face.campaign_results(state)
+            campaign_record_outcome(
+                room=game.room, outcome=ABANDONED, heroes=finals, reward_gold=reward
+            )
         turn_notices_send(game=game, state=state)
     return game
 

@@ -1,7 +1,7 @@
-"""Celery tasks of play: the turns sweep (apps/play/turns.py) and the monster AI's Zargon phases
-in solo rooms (apps/play/zargon_ai.py).
+"""Celery tasks of play: the turns sweep (apps/play/turns.py) and the AI seat's turns in solo
+rooms (apps/play/ai_seat.py).
 
-Tasks only translate; the work is in `turns` and `zargon_ai`. "Your turn" notifications need no
+Tasks only translate; the work is in `turns` and `ai_seat`. "Your turn" notifications need no
 task of their own: the action service writes them into the notifications outbox
 (apps/play/notices.py).
 """
@@ -24,18 +24,18 @@ def sweep_turns() -> dict[str, list[int]]:
     return turns_sweep().as_dict()
 
 
-@shared_task(name="play.zargon_ai_play")
-def zargon_ai_play(game_id: int) -> int:
-    """Play Zargon's phase of a solo game with the monster AI (nothing if it is not his turn)."""
-    # zargon_ai imports services, which import this module to enqueue: imported at run time.
-    from apps.play.zargon_ai import zargon_ai_play as play  # noqa: PLC0415
+@shared_task(name="play.ai_seat_play")
+def ai_seat_play(game_id: int) -> int:
+    """Play the AI seat's turn of a solo game (nothing if it is not its turn)."""
+    # ai_seat imports services, which import this module to enqueue: imported at run time.
+    from apps.play.ai_seat import ai_seat_play as play  # noqa: PLC0415
 
     return play(game_id=game_id)
 
 
-def zargon_ai_enqueue(game_id: int) -> None:
-    """Enqueue `play.zargon_ai_play` (the action service calls this in `transaction.on_commit`)."""
+def ai_seat_enqueue(game_id: int) -> None:
+    """Enqueue `play.ai_seat_play` (the action service calls this in `transaction.on_commit`)."""
     try:
-        zargon_ai_play.delay(game_id)
-    except Exception:  # the sweep plays a stalled solo phase (zargon_ai_sweep) a little later
-        logger.exception("could not enqueue the monster AI of game %s", game_id)
+        ai_seat_play.delay(game_id)
+    except Exception:  # the sweep plays a stalled AI turn (ai_seat_sweep) a little later
+        logger.exception("could not enqueue the AI of game %s", game_id)

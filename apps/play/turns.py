@@ -6,10 +6,10 @@ delivered, so a broker outage delays them but never loses them.
 
 - `turns_sweep` (Celery beat `play.sweep_turns`, every minute; `manage.py sweep_turns` runs one)
   sends one reminder per turn once the clock's `remind_at` has passed (players who turned
-  reminders off get none), and ends turns that ran past the clock's deadline: a hero seat's turn
-  is ended (`end_turn` for each of its heroes still to play this round), Zargon's phase is played
-  by the built-in monster AI (`apps.games.heroquest.engine.ai`). Both go through
-  `quest_apply_action(system=True)` with idempotency keys derived from the game and its version,
+  reminders off get none), and ends turns that ran past the clock's deadline with what the game
+  gives a timed-out seat (its face's `timeout_action`: HeroQuest ends a hero seat's turn and
+  plays Zargon's phase with its monster AI). Each goes through the action service as a system
+  action with idempotency keys derived from the game and its version,
   under the game's row lock, so two sweeps racing (or one run twice) apply each timeout once.
   System keys live in a namespace of their own (a system action's log row has no seat): a player
   cannot pre-empt them with a key of the same text. A timeout that moves nothing notifies nobody,
@@ -29,21 +29,18 @@ from django.db import transaction
 from django.db.models import DateTimeField, ExpressionWrapper, F, QuerySet
 from django.utils import timezone
 
-from apps.games.heroquest import engine as rules
-from apps.games.heroquest.engine.ai import next_monster_action
-from apps.games.heroquest.engine.data import ZARGON_SEAT, seat_of_hero
+from apps.play.ai_seat import ai_seat_sweep
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import ActionRejected, PlayError
 from apps.play.models import Game
 from apps.play.notices import timeout_notice_send, turn_notices_send
-from apps.play.selectors import game_state
-from apps.play.services import quest_apply_action, system_key
-from apps.play.zargon_ai import zargon_ai_sweep
+from apps.play.selectors import game_face_of, game_state_in_play
+from apps.play.services import game_system_act, system_key
 from apps.rooms.models import Room
 
 logger = logging.getLogger(__name__)
 
-# A Zargon phase is a few dozen actions; this only stops a runaway loop.
+# A timed-out turn is a few dozen actions at most; this only stops a runaway loop.
 MAX_SYSTEM_ACTIONS = 1000
 
 
@@ -54,8 +51,8 @@ def _game(game_id: int, *, lock: bool = False) -> Game | None:
     return games.filter(pk=game_id).first()
 
 
-def _clock(game: Game, state: rules.State) -> TurnClock | None:
-    return game_clock(game, state, seat_users(game))
+def _clock(game: Game) -> TurnClock | None:
+    return game_clock(game, seat_users(game))
 
 
 # --- the sweep ---------------------------------------------------------------------------------
@@ -127,9 +124,9 @@ def turns_sweep(*, now: datetime | None = None) -> SweepReport:
             report.failed.append(game_id)
 
     try:
-        report.ai_played = zargon_ai_sweep(now=now)
+        report.ai_played = ai_seat_sweep(now=now)
     except Exception:  # like a broken game's timeout: the reminders still go out
-        logger.exception("playing the stalled solo games' Zargon phases failed")
+        logger.exception("playing the stalled solo games' AI turns failed")
     for game_id in list(games_due_a_reminder(now=now).values_list("pk", flat=True)):
         try:
             if game_remind(game_id=game_id, now=now):
@@ -147,8 +144,7 @@ def game_remind(*, game_id: int, now: datetime | None = None) -> bool:
         game = _game(game_id, lock=True)
         if game is None or game.outcome or game.room.status != Room.Status.PLAYING:
             return False
-        state = game_state(game=game)
-        clock = _clock(game, state)
+        clock = _clock(game)
         if clock is None or clock.remind_at is None or clock.remind_at >= now:
             return False
         # The conditional update is the "once": a racing sweep finds reminded_at set.
@@ -157,38 +153,15 @@ def game_remind(*, game_id: int, now: datetime | None = None) -> bool:
         ).update(reminded_at=now)
         if not claimed:
             return False
-        turn_notices_send(game=game, state=state, reminder=True)
+        turn_notices_send(game=game, state=game_state_in_play(game=game), reminder=True)
     return True
-
-
-def _system_action(
-    game: Game, state: rules.State, seat: int, round_: int
-) -> tuple[int, str, rules.Action] | None:
-    """The next action that ends the timed-out turn of `seat`: (acting seat, key, action)."""
-    if seat == ZARGON_SEAT:
-        if state.phase != "monsters":
-            return None
-        action = next_monster_action(state)
-        if action is None:
-            return None
-        return ZARGON_SEAT, system_key(kind="ai", game_id=game.pk, version=game.version), action
-    hero = state.turn.hero
-    if (
-        state.phase not in ("heroes", "draft")  # a draft turn's end_turn picks for the hero
-        or hero is None
-        or state.round != round_
-        or seat_of_hero(state.seats, hero) != seat
-    ):
-        return None
-    key = system_key(kind="timeout", game_id=game.pk, version=game.version)
-    return seat, key, rules.EndTurn(hero)
 
 
 def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
     """End the turn that ran past its deadline; False if it is not past it (any more).
 
-    A hero seat's turn ends (`end_turn` for its heroes still to play this round); Zargon's
-    phase is played by the monster AI. Every action goes through the action service as a system
+    The seat gets what its game gives a timed-out seat (`timeout_action`), action after action
+    while the turn is still that seat's. Every action goes through the action service as a system
     action keyed by (game, version). The game's row stays locked until the whole timeout is
     committed, so a racing sweep waits, then finds the turn already moved on.
     """
@@ -201,45 +174,42 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
         limit = room.turn_time_limit
         if room.status != Room.Status.PLAYING or limit is None:
             return False
-        state = game_state(game=game)
-        clock = _clock(game, state)
+        clock = _clock(game)
         if clock is None or clock.deadline is None or clock.deadline >= now:
             return False
-        started = game.turn_started
-        seats = rules.seats_to_move(state)
-        if len(seats) != 1:
+        if len(game.to_move) != 1:
             return False
-        seat, round_ = seats[0], state.round
+        seat, started = game.to_move[0], game.turn_started
+        face = game_face_of(game)
+        state = game_state_in_play(game=game)
+        first_state = state
         applied = 0
         for _ in range(MAX_SYSTEM_ACTIONS):
-            step = _system_action(game, state, seat, round_)
-            if step is None:
+            action = face.timeout_action(state, seat)
+            if action is None:
                 break
-            acting_seat, key, action = step
-            version_before = game.version
+            kind = "ai" if seat == face.ai_seat else "timeout"
             try:
-                quest_apply_action(
+                step = game_system_act(
                     game_id=game.pk,
-                    seat=acting_seat,
-                    action=rules.action_to_json(action),
+                    seat=seat,
+                    action=action,
                     expected_version=game.version,
-                    key=key,
-                    system=True,
+                    key=system_key(kind=kind, game_id=game.pk, version=game.version),
                 )
-            except ActionRejected as exc:  # the AI only picks legal actions: a bug if reached
+            except ActionRejected as exc:  # the game only gives legal actions: a bug if reached
                 logger.error("game %s: the timeout's %s was refused: %s", game.pk, action, exc)
                 break
             except PlayError:
                 break
-            game.refresh_from_db()
-            if game.version == version_before:  # a stored answer, nothing moved: stop here
+            if step.state is None:  # a stored answer, nothing moved: stop here
                 logger.error("game %s: the timeout's %s changed nothing", game.pk, action)
                 break
+            game, state = step.game, step.state
             applied += 1
-            if game.outcome or game.turn_started != started:
+            if game.outcome or game.turn_started != started or game.to_move != [seat]:
                 break
-            state = game_state(game=game)
         if not applied:
             return False
-        timeout_notice_send(game=game, seat=seat, limit=limit)
+        timeout_notice_send(game=game, state=first_state, seat=seat, limit=limit)
     return True

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from apps.games.heroquest import engine as rules
 from apps.play.errors import GameNotFound
-from apps.play.models import ABANDONED, Game, GameEvent, as_stored_json
-from apps.play.selectors import game_quest, state_with_settings
+from apps.play.models import ABANDONED, Game, as_stored_json
+from apps.play.selectors import game_face_of
+from apps.play.walk import WalkRefused, game_log_walk
 
 
 @dataclass
@@ -56,58 +56,46 @@ def game_verify(*, game_id: int) -> VerifyReport:
     for expected, row in enumerate(rows, start=1):
         if row.seq != expected:
             return VerifyReport(False, problem=f"the log has no entry {expected} (next: {row.seq})")
-
-    quest = game_quest(game=game)
-    commitment = game.seed_commitment or None  # games launched before commitments have none
-    state = rules.new_game(quest, game.seats, game.seed, game.options, commitment=commitment)
-    produced: list[dict[str, Any]] = as_stored_json(state.log)
-    version = 0
-    actions = events = 0
-
-    def check_events(upto: int) -> str | None:
-        """The event rows after the previous action must be exactly what the engine produced."""
-        nonlocal events
-        logged = [r for r in batch if r.kind == GameEvent.Kind.EVENT]
-        if len(logged) != len(produced):
-            return (
-                f"version {upto}: {len(logged)} events logged, the replay produced {len(produced)}"
-            )
-        for row, event in zip(logged, produced, strict=True):
-            if (diff := _first_difference(row.payload, event)) is not None:
-                return f"log entry {row.seq} (version {upto}): {diff}"
-            events += 1
-        return None
-
-    batch: list[GameEvent] = []
-    for row in rows:
-        if row.kind != GameEvent.Kind.ACTION:
-            batch.append(row)
-            continue
-        if (problem := check_events(version)) is not None:
-            return VerifyReport(False, actions, events, problem)
-        version += 1
-        if row.version != version:
-            return VerifyReport(
-                False, actions, events, f"log entry {row.seq}: version {row.version} != {version}"
-            )
-        seat = row.payload["seat"]
-        state_with_settings(state, row.payload.get("settings", {}))
+    face = game_face_of(game)
+    actions = events = version = 0
+    state: Any = None
+    walk = game_log_walk(game=game, rows=rows)
+    while True:
         try:
-            transition = rules.apply(state, seat, rules.action_from_json(row.payload["action"]))
-        except rules.IllegalAction as exc:
-            problem = f"log entry {row.seq} (version {version}): the replay refused it: {exc}"
+            step = next(walk)
+        except StopIteration:
+            break
+        except WalkRefused as exc:
+            where = f"log entry {exc.row.seq} (version {version + 1})"
+            return VerifyReport(False, actions, events, f"{where}: the replay refused it: {exc}")
+        if step.row is not None:
+            version += 1
+            actions += 1
+            if step.row.version != version:
+                problem = f"log entry {step.row.seq}: version {step.row.version} != {version}"
+                return VerifyReport(False, actions - 1, events, problem)
+        if len(step.stored) != len(step.produced):
+            problem = (
+                f"version {version}: {len(step.stored)} events logged, the replay produced "
+                f"{len(step.produced)}"
+            )
             return VerifyReport(False, actions, events, problem)
-        state, produced, batch = transition.state, as_stored_json(transition.events), []
-        actions += 1
-    if (problem := check_events(version)) is not None:
-        return VerifyReport(False, actions, events, problem)
+        for row, event in zip(step.stored, step.produced, strict=True):
+            if (diff := _first_difference(row.payload, event)) is not None:
+                return VerifyReport(
+                    False, actions, events, f"log entry {row.seq} (version {version}): {diff}"
+                )
+            events += 1
+        state = step.state
     if version != game.version:
         problem = f"the log replays to version {version}, the game is at {game.version}"
         return VerifyReport(False, actions, events, problem)
-    if (diff := _first_difference(as_stored_json(state.to_json()), game.state)) is not None:
+    stored_state = as_stored_json(face.state_to_json(state))
+    if (diff := _first_difference(stored_state, game.state)) is not None:
         return VerifyReport(False, actions, events, f"state: {diff} (replayed != stored)")
-    abandoned = game.outcome == ABANDONED and state.outcome is None  # an admin ended it
-    if (state.outcome or "") != game.outcome and not abandoned:
-        problem = f"outcome: {state.outcome!r} (replayed) != {game.outcome!r} (stored)"
+    outcome = face.outcome_of(state)
+    abandoned = game.outcome == ABANDONED and outcome is None  # an admin ended it
+    if (outcome or "") != game.outcome and not abandoned:
+        problem = f"outcome: {outcome!r} (replayed) != {game.outcome!r} (stored)"
         return VerifyReport(False, actions, events, problem)
     return VerifyReport(True, actions, events)

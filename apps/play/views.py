@@ -17,8 +17,7 @@ from django.views.decorators.http import require_POST
 from markdown.extensions.toc import slugify
 
 from apps.accounts.models import User
-from apps.games.heroquest.engine import SPECTATOR_SEAT
-from apps.games.heroquest.engine.options import describe
+from apps.games.port import SPECTATOR_SEAT
 from apps.notifications.services import notification_mark_read
 from apps.play.errors import GameNotFound, PlayError
 from apps.play.models import Game
@@ -27,6 +26,7 @@ from apps.play.replay import game_for_replay
 from apps.play.selectors import (
     game_campaign_id,
     game_clock_for,
+    game_face_of,
     game_fairness,
     game_membership,
     game_seat_names,
@@ -96,7 +96,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "api_chat_url": reverse("api:game_chat", args=[game_id]),
         "chat_max_length": CHAT_MAX_LENGTH,
         "ws_url": f"/ws/games/{game_id}/",
-        "rules_in_force": describe(game.options),  # the room options the game is played by
+        # the room options the game is played by
+        "rules_in_force": game_face_of(game).option_lines(game.options),
         "fairness": game_fairness(game=game),
         # The players watch the replay after the end; spectators only once the host shares it.
         "replay_url": reverse("play:replay", args=[game.pk])

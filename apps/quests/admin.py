@@ -19,10 +19,11 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
-from apps.games.heroquest.engine.questfile import QuestFileError, parse_quest_text
+from apps.games.registry import DEFAULT_GAME, game_face, game_faces
 from apps.quests.models import QuestDefinition, QuestRevision
 from apps.quests.selectors import quest_revision_changes
 from apps.quests.services import (
+    QuestFileError,
     quest_create,
     quest_revision_restore,
     quest_save_edit,
@@ -34,6 +35,12 @@ MAX_UPLOAD_BYTES = 256 * 1024  # the shipped quests are under 20 KB
 
 
 class QuestDefinitionForm(forms.ModelForm[QuestDefinition]):
+    game = forms.ChoiceField(
+        choices=lambda: [(face.slug, face.name) for face in game_faces()],
+        initial=DEFAULT_GAME,
+        required=False,  # left out: HeroQuest, the site's first game
+        help_text="The game this scenario is for (fixed once it is saved).",
+    )
     upload = forms.FileField(
         required=False,
         label="Upload a quest file",
@@ -58,6 +65,9 @@ class QuestDefinitionForm(forms.ModelForm[QuestDefinition]):
         if self.instance.pk is None:
             # A new quest stays off until an admin has previewed its map and enabled it.
             self.fields["enabled"].initial = False
+        else:
+            self.fields["game"].initial = self.instance.kind
+            self.fields["game"].disabled = True
 
     def clean(self) -> dict[str, Any]:
         """The engine's quest-file checks on the upload (or the edited source); every problem
@@ -73,8 +83,9 @@ class QuestDefinitionForm(forms.ModelForm[QuestDefinition]):
             self.add_error("source", "Upload a quest file or write one here.")
             return cleaned
         slug = self.instance.slug if self.instance.pk else "quest"
+        game = self.instance.kind if self.instance.pk else cleaned.get("game") or DEFAULT_GAME
         try:
-            quest = parse_quest_text(text, name=upload.name if upload else f"{slug}.yaml")
+            quest = game_face(game).scenario_read(text, upload.name if upload else f"{slug}.yaml")
         except QuestFileError as exc:
             self.add_error(field, exc.problems)
             if upload:  # nothing lost: the file comes back in the editor, lines as numbered
@@ -151,6 +162,7 @@ class QuestDefinitionAdmin(admin.ModelAdmin[QuestDefinition]):
                 author=author,
                 enabled=obj.enabled,
                 note=note or QuestRevision.Note.UPLOAD,
+                game=form.cleaned_data.get("game") or DEFAULT_GAME,
             )
             obj.pk = created.pk
             obj.refresh_from_db()

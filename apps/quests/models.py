@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from apps.games.registry import DEFAULT_GAME
+
 
 class QuestDefinition(models.Model):
     """A quest that rooms can play: its validated YAML source, editable by admins.
@@ -10,6 +12,8 @@ class QuestDefinition(models.Model):
     `QuestRevision`, and `origin` tells `load_quests` whether the row is still as shipped.
     """
 
+    # The game this scenario belongs to (apps/games/registry.py).
+    kind = models.CharField(max_length=20, default=DEFAULT_GAME)
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=120)
     source = models.TextField(help_text="The quest file (YAML); see docs/quest-format.md.")

@@ -15,15 +15,12 @@ from django.db import transaction
 from django.db.models import Max
 
 from apps.accounts.models import User
-from apps.games.heroquest import engine as rules
-from apps.games.heroquest.engine.data import ZARGON_SEAT
-from apps.games.heroquest.engine.quest import Quest
-from apps.games.heroquest.engine.questfile import QUESTS_DIR, QuestFileError, parse_quest_text
+from apps.games.port import GameFace, Scenario, ScenarioError
+from apps.games.registry import DEFAULT_GAME, game_face, game_faces
 from apps.quests.models import QuestDefinition, QuestRevision
 
-# The preview's stand-in table: Zargon and one player holding the four heroes, a fixed seed.
-PREVIEW_SEATS = 2
-PREVIEW_SEED = 1
+# The workshop's word for a scenario that cannot be played (the game's own error).
+QuestFileError = ScenarioError
 
 
 class QuestNotFound(Exception):
@@ -61,9 +58,9 @@ def _next_revision(
     )
 
 
-def _parsed(source: str, slug: str) -> Quest:
-    """The engine's Quest for `source`; raises QuestFileError listing every problem."""
-    return parse_quest_text(source, name=f"{slug}.yaml")
+def _parsed(face: GameFace, source: str, slug: str) -> Scenario:
+    """The scenario `source` holds; raises QuestFileError listing every problem."""
+    return face.scenario_read(source, f"{slug}.yaml")
 
 
 def quest_sync_shipped(*, overwrite_edits: bool = False) -> list[SyncResult]:
@@ -73,13 +70,18 @@ def quest_sync_shipped(*, overwrite_edits: bool = False) -> list[SyncResult]:
     "skipped") unless `overwrite_edits` is set, so `make run` never throws away an admin's work.
     """
     results = []
-    for path in sorted(QUESTS_DIR.glob("*.yaml")):
-        source = path.read_text(encoding="utf-8")
-        quest = parse_quest_text(source, name=path.name)
+    shipped = [(face, scenario) for face in game_faces() for scenario in face.scenarios()]
+    for face, quest in shipped:
+        source = quest.source
         with transaction.atomic():
             definition, created = QuestDefinition.objects.select_for_update().get_or_create(
                 slug=quest.slug,
-                defaults={"name": quest.name, "source": source, "origin": "shipped"},
+                defaults={
+                    "kind": face.slug,
+                    "name": quest.name,
+                    "source": source,
+                    "origin": "shipped",
+                },
             )
             if created:
                 action = "created"
@@ -107,15 +109,21 @@ def quest_create(
     author: User | None,
     enabled: bool = False,
     note: str = QuestRevision.Note.UPLOAD,
+    game: str = DEFAULT_GAME,
 ) -> QuestDefinition:
-    """A new quest from an uploaded file (raises QuestFileError, or QuestSlugTaken if a quest
-    with the file's slug exists: edit that one instead). Off until an admin enables it."""
-    quest = _parsed(source, "quest")
+    """A new scenario of `game` from an uploaded file (raises QuestFileError, or QuestSlugTaken
+    if one with the file's slug exists: edit that one instead). Off until an admin enables it."""
+    quest = _parsed(game_face(game), source, "quest")
     with transaction.atomic():
         if QuestDefinition.objects.filter(slug=quest.slug).exists():
             raise QuestSlugTaken(f"A quest with slug {quest.slug!r} already exists; edit it.")
         definition = QuestDefinition.objects.create(
-            slug=quest.slug, name=quest.name, source=source, enabled=enabled, origin="admin"
+            kind=game,
+            slug=quest.slug,
+            name=quest.name,
+            source=source,
+            enabled=enabled,
+            origin="admin",
         )
         _next_revision(definition, author=author, note=note)
     return definition
@@ -135,7 +143,7 @@ def quest_save_edit(
     A changed source becomes the next revision and marks the quest as the admin's; saving the
     same source again changes nothing but `enabled` (when given).
     """
-    quest = _parsed(source, definition.slug)
+    quest = _parsed(game_face(definition.kind), source, definition.slug)
     if quest.slug != definition.slug:
         raise QuestFileError(
             [
@@ -174,23 +182,23 @@ def quest_set_enabled(*, definition: QuestDefinition, enabled: bool) -> None:
     definition.enabled = enabled
 
 
-def quest_load(*, slug: str) -> Quest:
-    """The playable Quest for a slug, parsed from the database's source."""
+def quest_load(*, slug: str) -> Any:
+    """The playable scenario for a slug, parsed from the database's source."""
     definition = QuestDefinition.objects.filter(slug=slug).first()
     if definition is None:
         raise QuestNotFound(f"No quest called {slug!r}.")
-    return parse_quest_text(definition.source, name=f"{slug}.yaml")
+    face = game_face(definition.kind)
+    _parsed(face, definition.source, slug)
+    return face.scenario_parse(slug, definition.source)
 
 
 def quest_start_view(*, definition: QuestDefinition) -> dict[str, Any]:
-    """Zargon's seat view of the quest as a game would start it, for the admin's map preview.
-
-    The engine sets the quest up for a stand-in table (fixed seed, default options), so the
-    preview is the board a host would see at launch, drawn by the game's own board code.
-    """
-    quest = _parsed(definition.source, definition.slug)
-    state = rules.new_game(quest, PREVIEW_SEATS, PREVIEW_SEED)
-    return rules.seat_view(state, ZARGON_SEAT)
+    """The starting board as the game shows it to an admin (HeroQuest: Zargon's view), for
+    the workshop's map preview: the game sets the scenario up for a stand-in table, so the
+    preview is the board a host would see at launch, drawn by the game's own board code."""
+    face = game_face(definition.kind)
+    _parsed(face, definition.source, definition.slug)
+    return face.scenario_preview(face.scenario_parse(definition.slug, definition.source))
 
 
 __all__ = [

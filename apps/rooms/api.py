@@ -10,7 +10,7 @@ from typing import Any, Literal, cast
 from ninja import Field, Router, Schema, Status
 
 from apps.accounts.http import AuthenticatedHttpRequest
-from apps.games.heroquest.engine.options import in_force
+from apps.games.registry import DEFAULT_GAME
 from apps.rooms import services
 from apps.rooms.models import Room
 
@@ -20,13 +20,16 @@ router = Router(tags=["rooms"])
 class RoomIn(Schema):
     name: str
     seats: int
-    quest: str = "ashen_vault"
+    game: str = Field(DEFAULT_GAME, description="The game's slug (GET /api/games/kinds).")
+    quest: str | None = Field(
+        None, description="The scenario (a quest, a tale) of the game; omit: the game's first."
+    )
     turn_hours: int | None = Field(
         None,
         ge=1,
         le=24 * 14,
-        description="Hours a seat has for its turn; then it ends by itself (Zargon's phase is "
-        "played by the monster AI). Omit or null: no limit.",
+        description="Hours a seat has for its turn; then the game's timeout rule plays it "
+        "(`timeout_rule` of GET /api/games/kinds). Omit or null: no limit.",
     )
     reminder_hours: int | None = Field(
         None,
@@ -37,14 +40,14 @@ class RoomIn(Schema):
     )
     options: dict[str, Any] = Field(
         default_factory=dict,
-        description='Room options: "edition" ("us" or "uk"), "spell_draft" and '
-        '"heroes_pass_heroes" (true or false). An unknown or malformed option is refused (422).',
+        description="The game's room options (each game's `options` in GET /api/games/kinds). "
+        "An unknown or malformed option is refused (422).",
     )
-    zargon: Literal["human", "ai"] = Field(
+    ai_seat: Literal["human", "ai"] = Field(
         "human",
-        description='Who plays Zargon: "human" (a player takes seat 1) or "ai" (solo play: the '
-        "monster AI plays every Zargon phase as soon as the heroes are done; people take seats "
-        "2 to N, seat 1 is never offered).",
+        description='Who plays the game\'s AI seat (`ai_seat` in GET /api/games/kinds): "human" '
+        'or "ai" (solo play: the AI plays its turns at once; nobody is offered that seat). A '
+        'game without an AI seat refuses "ai" (422).',
     )
     allow_spectators: bool = Field(
         False,
@@ -56,9 +59,10 @@ class RoomIn(Schema):
 class SeatOut(Schema):
     number: int
     user: str | None
-    role: Literal["zargon", "heroes"]
-    heroes: list[str]
-    ai: bool = Field(description="Played by the monster AI: nobody can take this seat.")
+    role: str = Field(description="What the seat plays, in the game's own word.")
+    label: str = Field(description="The seat's role in a player's words.")
+    heroes: list[str] = Field(description="The pieces (heroes) the seat plays.")
+    ai: bool = Field(description="Played by the AI: nobody can take this seat.")
     away_until: datetime | None = Field(
         None, description="The player is away until then: their turns' clock waits."
     )
@@ -66,6 +70,7 @@ class SeatOut(Schema):
 
 class RoomOut(Schema):
     id: int
+    game: str
     name: str
     quest: str
     seat_count: int
@@ -78,7 +83,7 @@ class RoomOut(Schema):
     reminder_hours: int | None = Field(description="Hours before the reminder (null: none).")
     options: dict[str, Any]  # every room option, the defaults filled in
     rules: list[str]  # the options in force, in words
-    zargon: Literal["human", "ai"]
+    ai_seat: Literal["human", "ai"]
     allow_spectators: bool
 
 
@@ -95,6 +100,7 @@ def _room_out(room: Room) -> RoomOut:
             number=s.number,
             user=s.username,
             role=s.role,
+            label=s.label,
             heroes=s.heroes,
             away_until=s.away_until,
             ai=s.ai,
@@ -103,6 +109,7 @@ def _room_out(room: Room) -> RoomOut:
     ]
     return RoomOut(
         id=room.pk,
+        game=room.kind,
         name=room.name,
         quest=room.quest.slug,
         seat_count=room.seat_count,
@@ -113,9 +120,9 @@ def _room_out(room: Room) -> RoomOut:
         game_id=services.room_game_id(room=room),
         turn_hours=_hours(room.turn_time_limit),
         reminder_hours=_hours(room.reminder_after),
-        options=in_force(room.options),
+        options=services.room_options_in_force(room=room),
         rules=services.room_rules_in_force(room=room),
-        zargon=cast(Literal["human", "ai"], room.zargon),
+        ai_seat=cast(Literal["human", "ai"], room.ai_seat),
         allow_spectators=room.allow_spectators,
     )
 
@@ -141,11 +148,12 @@ def create_room(request: AuthenticatedHttpRequest, payload: RoomIn) -> Status[Ro
         host=request.user,
         name=payload.name,
         seat_count=payload.seats,
+        game=payload.game,
         quest_slug=payload.quest,
         turn_time_limit=_duration(payload.turn_hours),
         reminder_after=_duration(payload.reminder_hours),
         options=payload.options,
-        zargon=payload.zargon,
+        ai_seat=payload.ai_seat,
         allow_spectators=payload.allow_spectators,
     )
     return Status(201, _room_out(room))

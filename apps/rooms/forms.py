@@ -3,14 +3,10 @@ from typing import Any
 
 from django import forms
 
-from apps.games.heroquest.engine.options import DEFAULTS
+from apps.games.port import GameFace
+from apps.games.registry import DEFAULT_GAME, UnknownGame, game_face, game_faces
 from apps.rooms import services
 from apps.rooms.models import Room
-
-SEAT_CHOICES = [
-    (n, f"{n} seats (Zargon and {n - 1} hero player{'s' if n > 2 else ''})")
-    for n in range(services.MIN_SEATS, services.MAX_SEATS + 1)
-]
 
 TURN_TIME_LIMIT_CHOICES = [("", "No limit"), ("1", "1 hour"), ("12", "12 hours")] + [
     (str(h), f"{h} hours") for h in (24, 48, 72)
@@ -24,22 +20,27 @@ def _hours(value: str) -> timedelta | None:
     return timedelta(hours=int(value)) if value else None
 
 
+def form_game(data: Any, query: Any) -> GameFace:
+    """The game a room form is for: the posted one, else the page's `?game=`, else the default."""
+    for source in (data, query):
+        slug = source.get("game") if source else None
+        if slug:
+            try:
+                return game_face(slug)
+            except UnknownGame:
+                break
+    return game_face(DEFAULT_GAME)
+
+
 class RoomCreateForm(forms.Form):
+    """A new room of one game: its seats, scenarios, AI seat and options come from the game's
+    face (apps/games/port.py), so the form names no game's rules."""
+
+    game = forms.ChoiceField(widget=forms.HiddenInput, required=False)
     name = forms.CharField(max_length=services.NAME_MAX_LENGTH, strip=True)
-    seats = forms.TypedChoiceField(choices=SEAT_CHOICES, coerce=int, initial=services.MAX_SEATS)
+    seats = forms.TypedChoiceField(coerce=int)
     quest: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None, to_field_name="slug", empty_label=None
-    )
-    zargon = forms.TypedChoiceField(
-        label="Zargon",
-        required=False,
-        empty_value=Room.Zargon.HUMAN,
-        choices=[
-            (Room.Zargon.HUMAN, "A player takes seat 1 and plays the monsters"),
-            (Room.Zargon.AI, "The monster AI plays Zargon (solo play: people take the hero seats)"),
-        ],
-        initial=Room.Zargon.HUMAN,
-        widget=forms.RadioSelect,
     )
     turn_time_limit = forms.TypedChoiceField(
         label="Turn time limit",
@@ -47,8 +48,6 @@ class RoomCreateForm(forms.Form):
         coerce=_hours,
         empty_value=None,
         required=False,
-        help_text="A hero turn that runs out ends by itself; Zargon's monsters are then played "
-        "by the built-in AI.",
     )
     reminder_after = forms.TypedChoiceField(
         label="Remind the player to move",
@@ -58,48 +57,68 @@ class RoomCreateForm(forms.Form):
         required=False,
         help_text="One reminder per turn (by email for players who want reminders).",
     )
-
-    edition = forms.ChoiceField(
-        label="Rules edition",
-        choices=[
-            ("us", "US edition"),
-            ("uk", "UK edition (monsters have 1 Body, no diagonal attacks)"),
-        ],
-        initial="us",
-        required=False,  # left out: the US edition
-    )
-    spell_draft = forms.BooleanField(
-        label="Spell draft",
-        required=False,
-        help_text="The Wizard picks a spell element, then the Elf, then the Wizard takes the rest.",
-    )
     allow_spectators = forms.BooleanField(
         label="Allow spectators",
         required=False,
-        help_text="Logged-in people without a seat may watch the quest from the lobby: they see "
-        "what the heroes all see and read the table talk, nothing more. You can change this later.",
-    )
-    heroes_pass_heroes = forms.BooleanField(
-        label="Heroes may pass heroes",
-        required=False,
-        help_text="A hero may move through another hero's square (never stop on it).",
+        help_text="Logged-in people without a seat may watch the game from the lobby: they see "
+        "what every player sees in common and read the table talk, nothing more. You can change "
+        "this later.",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, face: GameFace, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.face = face
+        game_field = self.fields["game"]
+        assert isinstance(game_field, forms.ChoiceField)
+        game_field.choices = [(g.slug, g.name) for g in game_faces()]
+        game_field.initial = face.slug
+        seats = self.fields["seats"]
+        assert isinstance(seats, forms.TypedChoiceField)
+        seats.choices = [
+            (n, face.seat_count_label(n)) for n in range(face.min_seats, face.max_seats + 1)
+        ]
+        seats.initial = face.max_seats
         quest_field = self.fields["quest"]
         assert isinstance(quest_field, forms.ModelChoiceField)
-        quest_field.queryset = services.quest_choices()  # per request: admins toggle quests
-        quest_field.initial = "ashen_vault"
+        quest_field.label = face.scenario_words[0].capitalize()
+        # Per request: admins toggle scenarios.
+        quest_field.queryset = services.quest_choices(game=face.slug)
+        first = face.scenarios()[:1]
+        quest_field.initial = first[0].slug if first else None
+        self.fields["turn_time_limit"].help_text = face.timeout_rule()
+        if face.ai_seat is not None:
+            person, ai = face.ai_seat_choices
+            self.fields["ai_seat"] = forms.TypedChoiceField(
+                label=f"Seat {face.ai_seat}",
+                required=False,
+                empty_value=Room.AiSeat.HUMAN,
+                choices=[(Room.AiSeat.HUMAN, person), (Room.AiSeat.AI, ai)],
+                initial=Room.AiSeat.HUMAN,
+                widget=forms.RadioSelect,
+            )
+        for spec in face.option_specs():
+            if spec.choices:
+                self.fields[spec.name] = forms.ChoiceField(
+                    label=spec.label,
+                    choices=list(spec.choices),
+                    initial=spec.default,
+                    required=False,  # left out: the default
+                    help_text=spec.help,
+                )
+            else:
+                self.fields[spec.name] = forms.BooleanField(
+                    label=spec.label, required=False, initial=spec.default, help_text=spec.help
+                )
 
     def room_options(self) -> dict[str, Any]:
-        """The room options chosen, only those that differ from the defaults."""
-        chosen = {
-            "edition": self.cleaned_data.get("edition") or "us",
-            "spell_draft": bool(self.cleaned_data.get("spell_draft")),
-            "heroes_pass_heroes": bool(self.cleaned_data.get("heroes_pass_heroes")),
-        }
-        return {key: value for key, value in chosen.items() if value != DEFAULTS[key]}
+        """The room options chosen, only those that differ from the game's defaults."""
+        chosen = {}
+        for spec in self.face.option_specs():
+            value = self.cleaned_data.get(spec.name)
+            value = (value or spec.default) if spec.choices else bool(value)
+            if value != spec.default:
+                chosen[spec.name] = value
+        return chosen
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

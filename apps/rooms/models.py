@@ -4,23 +4,30 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from apps.games.port import GameFace
+from apps.games.registry import DEFAULT_GAME, game_face
+
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
 
 class Room(models.Model):
-    """A table: a quest, a host, 2-5 seats. The host launches it once every seat is taken."""
+    """A table: a game, a scenario, a host, its seats. The host launches it once every seat is
+    taken."""
 
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
 
-    class Zargon(models.TextChoices):
+    class AiSeat(models.TextChoices):
         HUMAN = "human", "A player"
-        AI = "ai", "The monster AI"
+        AI = "ai", "The AI"
 
+    # The game played at this table (apps/games/registry.py): its face gives the seats' roles,
+    # the seat range, the AI seat and the options.
+    kind = models.CharField(max_length=20, default=DEFAULT_GAME)
     name = models.CharField(max_length=80)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_rooms"
@@ -29,13 +36,14 @@ class Room(models.Model):
     seat_count = models.PositiveSmallIntegerField()
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    # Solo play: with "ai" nobody sits in seat 1; the monster AI plays each Zargon phase at once.
-    zargon = models.CharField(max_length=5, choices=Zargon.choices, default=Zargon.HUMAN)
+    # Solo play, in a game that has an AI seat (its face's `ai_seat`): with "ai" nobody sits in
+    # it and the AI plays each of its turns at once.
+    ai_seat = models.CharField(max_length=5, choices=AiSeat.choices, default=AiSeat.HUMAN)
     # Turns over days (a later issue): how long a seat has for its turn, and when to remind it.
     turn_time_limit = models.DurationField(null=True, blank=True)
     reminder_after = models.DurationField(null=True, blank=True)
-    # Room options the engine plays by (the engine's options.py): edition, spell_draft,
-    # heroes_pass_heroes. Checked by rooms.services.room_create; never holds an unknown one.
+    # Room options the game plays by (its face's `option_specs`). Checked by
+    # rooms.services.room_create against the game's face; never holds an unknown one.
     options = models.JSONField(default=dict, blank=True)
     # Not in the lobby; only the invite link seats a stranger (campaign rooms: the party's own
     # table, whose seats lead to the campaign's character sheets).
@@ -48,8 +56,9 @@ class Room(models.Model):
     class Meta:
         ordering = ["-created"]
         constraints = [
+            # The game's own range is checked by the rooms service (its face's min/max seats).
             models.CheckConstraint(
-                condition=Q(seat_count__gte=2) & Q(seat_count__lte=5), name="room_seats_2_to_5"
+                condition=Q(seat_count__gte=1) & Q(seat_count__lte=8), name="room_seats_1_to_8"
             )
         ]
 
@@ -57,17 +66,27 @@ class Room(models.Model):
         return self.name
 
     @property
-    def zargon_is_ai(self) -> bool:
-        return self.zargon == Room.Zargon.AI
+    def face(self) -> GameFace:
+        """The game played here."""
+        return game_face(self.kind)
+
+    @property
+    def ai_plays_seat(self) -> bool:
+        return self.ai_seat == Room.AiSeat.AI and self.face.ai_seat is not None
+
+    @property
+    def ai_seat_number(self) -> int | None:
+        """The seat the AI plays in this room, or None (people take every seat)."""
+        return self.face.ai_seat if self.ai_plays_seat else None
 
     @property
     def first_player_seat(self) -> int:
-        """The lowest seat a person takes: 2 when the AI plays Zargon (seat 1), else 1."""
-        return 2 if self.zargon_is_ai else 1
+        """The lowest seat a person takes (the game's, past its AI seat in a solo room)."""
+        return self.face.first_seat(ai=self.ai_plays_seat)
 
 
 class Seat(models.Model):
-    """Seat 1 is Zargon; the others share the heroes (docs/rules.md section 1)."""
+    """A place at the table; what it plays is the game's (its face's `seat_roles`)."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()

@@ -11,7 +11,7 @@ import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -24,17 +24,13 @@ from django.utils import timezone
 from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
 from apps.core.errors import Refusal
-from apps.games.heroquest.engine.data import ZARGON_SEAT, heroes_of_seat
-from apps.games.heroquest.engine.options import describe, room_option_problems
+from apps.games.port import GameFace, SeatRole
+from apps.games.registry import DEFAULT_GAME, UnknownGame, game_face
 from apps.rooms.models import Room, Seat
 
 logger = logging.getLogger(__name__)
 
-MIN_SEATS = 2
-MAX_SEATS = 5
 NAME_MAX_LENGTH = Room._meta.get_field("name").max_length or 80
-
-SeatRole = Literal["zargon", "heroes"]
 # Every lobby page listens here: a room was created, filled, launched or closed.
 LOBBY_GROUP = "lobby"
 
@@ -62,9 +58,10 @@ class SeatSummary:
     number: int
     username: str | None
     shown_name: str | None
-    role: SeatRole
-    heroes: list[str]
-    ai: bool = False  # played by the monster AI: nobody can take it
+    role: str  # the game's word for what the seat plays (its face's `seat_roles`)
+    heroes: list[str]  # the pieces the seat plays
+    label: str = ""
+    ai: bool = False  # played by the AI: nobody can take it
     away_until: datetime | None = None  # the player is away until then (their clock waits)
 
 
@@ -73,9 +70,20 @@ def _quest_model() -> type[models.Model]:
     return apps.get_model("quests", "QuestDefinition")
 
 
-def quest_choices() -> models.QuerySet[Any]:
-    """The quests a new room may play: the enabled QuestDefinitions."""
-    return _quest_model()._default_manager.filter(enabled=True).order_by("name")
+def quest_choices(*, game: str | None = None) -> models.QuerySet[Any]:
+    """The scenarios a new room may play (of one game, or of all): the enabled definitions."""
+    scenarios = _quest_model()._default_manager.filter(enabled=True)
+    if game is not None:
+        scenarios = scenarios.filter(kind=game)
+    return scenarios.order_by("kind", "name")
+
+
+def room_game_face(slug: str) -> GameFace:
+    """The face of the game a new room asks for (RoomError if the site plays no such game)."""
+    try:
+        return game_face(slug)
+    except UnknownGame:
+        raise RoomError(f"There is no game called “{slug}” to play here.") from None
 
 
 def _validated_name(name: str) -> str:
@@ -87,15 +95,20 @@ def _validated_name(name: str) -> str:
     return name
 
 
-def _validate_seat_count(seat_count: int) -> None:
-    if not MIN_SEATS <= seat_count <= MAX_SEATS:
-        raise RoomError(f"A room has {MIN_SEATS} to {MAX_SEATS} seats, not {seat_count}.")
+def _validate_seat_count(face: GameFace, seat_count: int) -> None:
+    if not face.min_seats <= seat_count <= face.max_seats:
+        raise RoomError(
+            f"A room of {face.name} has {face.min_seats} to {face.max_seats} seats, "
+            f"not {seat_count}."
+        )
 
 
-def _enabled_quest(slug: str) -> models.Model:
-    quest = quest_choices().filter(slug=slug).first()
+def _enabled_quest(face: GameFace, slug: str | None) -> models.Model:
+    scenarios = quest_choices(game=face.slug)
+    quest = scenarios.first() if slug is None else scenarios.filter(slug=slug).first()
     if quest is None:
-        raise RoomError(f"There is no quest called “{slug}” to play.")
+        word = face.scenario_words[0]
+        raise RoomError(f"There is no {word} called “{slug}” to play in {face.name}.")
     return quest
 
 
@@ -113,8 +126,8 @@ def _validate_turn_times(
         raise RoomError("The reminder must come before the turn time limit runs out.")
 
 
-def _validated_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    problems = room_option_problems({} if options is None else options)
+def _validated_options(face: GameFace, options: dict[str, Any] | None) -> dict[str, Any]:
+    problems = face.option_problems({} if options is None else options)
     if problems:
         raise RoomError(" ".join(problems))
     return dict(options or {})
@@ -122,7 +135,12 @@ def _validated_options(options: dict[str, Any] | None) -> dict[str, Any]:
 
 def room_rules_in_force(*, room: Room) -> list[str]:
     """The room options in force, in words, for the room page and the game header."""
-    return describe(room.options)
+    return room.face.option_lines(room.options)
+
+
+def room_options_in_force(*, room: Room) -> dict[str, Any]:
+    """The room options with the game's defaults filled in."""
+    return {**room.face.option_defaults(), **room.options}
 
 
 def room_create(
@@ -130,36 +148,42 @@ def room_create(
     host: User,
     name: str,
     seat_count: int,
-    quest_slug: str = "ashen_vault",
+    game: str = DEFAULT_GAME,
+    quest_slug: str | None = None,
     turn_time_limit: timedelta | None = None,
     reminder_after: timedelta | None = None,
     options: dict[str, Any] | None = None,
-    zargon: str = Room.Zargon.HUMAN,
+    ai_seat: str = Room.AiSeat.HUMAN,
     invite_only: bool = False,
     allow_spectators: bool = False,
 ) -> Room:
-    """Create an open room with empty seats 1..seat_count. The host still has to take a seat.
+    """Create an open room of `game` with empty seats 1..seat_count. The host still has to take
+    a seat.
 
-    `turn_time_limit`: how long a seat has for its turn before it ends by itself (Zargon's phase
-    is then played by the monster AI); `reminder_after`: when the seat to move is reminded.
-    `zargon`: "human" (a player takes seat 1) or "ai" (solo play: the people take seats
-    2..seat_count and the monster AI plays every Zargon phase as soon as the heroes are done).
-    `options`: the room options (docs/rules.md 3, 8, 9: edition, spell_draft,
-    heroes_pass_heroes); an unknown or malformed one is refused, never stored.
+    `quest_slug`: the scenario (default: the game's first); `turn_time_limit`: how long a seat
+    has for its turn before the game's timeout rule plays it (its face's `timeout_rule`);
+    `reminder_after`: when the seat to move is reminded. `ai_seat`: "human" or, in a game with
+    an AI seat, "ai" (solo play: nobody takes that seat and the AI plays its turns at once).
+    `options`: the game's room options (its face's `option_specs`); an unknown or malformed one
+    is refused, never stored.
     `invite_only`: the room is not listed in the lobby, and only its invite link seats someone.
     `allow_spectators`: logged-in people without a seat may watch the quest once it runs.
     """
+    face = room_game_face(game)
     name = _validated_name(name)
-    _validate_seat_count(seat_count)
+    _validate_seat_count(face, seat_count)
     _validate_turn_times(turn_time_limit, reminder_after)
-    options = _validated_options(options)
-    if zargon not in Room.Zargon.values:
-        raise RoomError("Zargon is played by a person (“human”) or by the monster AI (“ai”).")
-    quest = _enabled_quest(quest_slug)
+    options = _validated_options(face, options)
+    if ai_seat not in Room.AiSeat.values:
+        raise RoomError("The AI seat is played by a person (“human”) or by the AI (“ai”).")
+    if ai_seat == Room.AiSeat.AI and face.ai_seat is None:
+        raise RoomError(f"{face.name} has no seat the AI can play: every seat is a person's.")
+    quest = _enabled_quest(face, quest_slug)
     if rate_limit_exceeded(group="room_create", key=f"user:{host.pk}"):
         raise TooManyRooms("You have opened many rooms lately: wait a while before another.")
     with transaction.atomic():
         room = Room.objects.create(
+            kind=face.slug,
             name=name,
             host=host,
             quest_id=quest.pk,
@@ -167,7 +191,7 @@ def room_create(
             turn_time_limit=turn_time_limit,
             reminder_after=reminder_after,
             options=options,
-            zargon=zargon,
+            ai_seat=ai_seat,
             invite_only=invite_only,
             allow_spectators=allow_spectators,
         )
@@ -261,8 +285,9 @@ def room_seat_take(*, room_id: int, user: User, number: int, invite_code: str = 
             raise RoomNotFound("There is no such room.")
         _require_open(room)
         seat = _seat_of_number(room, number)
-        if number < room.first_player_seat:
-            raise RoomError("The monster AI plays Zargon in this room: take a hero seat.")
+        if number == room.ai_seat_number:
+            label = _role_of(room, number).label
+            raise RoomError(f"The AI plays {label} in this room: take another seat.")
         if seat.user_id == user.pk:
             return seat
         if seat.user is not None:
@@ -321,25 +346,16 @@ def room_by_invite(*, code: str, user: User | AnonymousUser) -> Room:
     return room
 
 
-def room_heroes_by_seat(*, seat_count: int) -> dict[int, list[str]]:
-    """The heroes each hero seat plays (docs/rules.md 1, from the engine); seat 1 is Zargon, no key.
-
-    2 seats {2: BDEW}; 3 {2: BD, 3: EW}; 4 {2: BD, 3: E, 4: W}; 5 one hero each.
-    """
-    _validate_seat_count(seat_count)
-    return {
-        number: list(heroes_of_seat(seat_count, number))
-        for number in range(ZARGON_SEAT + 1, seat_count + 1)
-    }
-
-
-def room_seat_role(*, number: int) -> SeatRole:
-    return "zargon" if number == ZARGON_SEAT else "heroes"
+def _role_of(room: Room, number: int) -> SeatRole:
+    roles = {role.number: role for role in room.face.seat_roles(room.seat_count)}
+    return roles.get(number, SeatRole(number, "player", f"Seat {number}"))
 
 
 def room_player_seats(room: Room) -> models.QuerySet[Seat]:
-    """The seats people take: all of them, or 2..N when the monster AI plays Zargon."""
-    return room.seats.filter(number__gte=room.first_player_seat)
+    """The seats people take: all of them but the AI's, when the AI plays one."""
+    seats = room.seats.all()
+    ai_seat = room.ai_seat_number
+    return seats if ai_seat is None else seats.exclude(number=ai_seat)
 
 
 def room_is_full(room: Room) -> bool:
@@ -374,15 +390,16 @@ def room_visible_to(*, room: Room, user: User | AnonymousUser) -> bool:
 
 def room_seat_summaries(*, room: Room) -> list[SeatSummary]:
     """Every seat in order: who holds it and what it plays."""
-    heroes = room_heroes_by_seat(seat_count=room.seat_count)
+    roles = {role.number: role for role in room.face.seat_roles(room.seat_count)}
     return [
         SeatSummary(
             number=seat.number,
             username=seat.user.username if seat.user else None,
             shown_name=str(seat.user) if seat.user else None,
-            role=room_seat_role(number=seat.number),
-            heroes=heroes.get(seat.number, []),
-            ai=seat.number < room.first_player_seat,
+            role=roles[seat.number].role,
+            heroes=list(roles[seat.number].pieces),
+            label=roles[seat.number].label,
+            ai=seat.number == room.ai_seat_number,
             away_until=_away_until(seat.user),
         )
         for seat in room.seats.select_related("user").order_by("number")

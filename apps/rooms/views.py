@@ -6,8 +6,9 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.accounts.http import AuthenticatedHttpRequest
+from apps.games.registry import game_faces
 from apps.rooms import services
-from apps.rooms.forms import RoomCreateForm
+from apps.rooms.forms import RoomCreateForm, form_game
 from apps.rooms.models import Room
 
 
@@ -52,7 +53,8 @@ def _room_page(request: AuthenticatedHttpRequest, room: Room) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def room_create(request: AuthenticatedHttpRequest) -> HttpResponse:
-    form = RoomCreateForm(request.POST or None)
+    face = form_game(request.POST, request.GET)
+    form = RoomCreateForm(request.POST or None, face=face)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
@@ -60,11 +62,12 @@ def room_create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 host=request.user,
                 name=form.cleaned_data["name"],
                 seat_count=form.cleaned_data["seats"],
+                game=face.slug,
                 quest_slug=form.cleaned_data["quest"].slug,
                 turn_time_limit=form.cleaned_data.get("turn_time_limit"),
                 reminder_after=form.cleaned_data.get("reminder_after"),
                 options=form.room_options(),
-                zargon=form.cleaned_data["zargon"],
+                ai_seat=form.cleaned_data.get("ai_seat") or Room.AiSeat.HUMAN,
                 allow_spectators=form.cleaned_data["allow_spectators"],
             )
         except services.RoomError as error:
@@ -75,7 +78,8 @@ def room_create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 request, f"Room “{room.name}” is ready. Take a seat and invite friends."
             )
             return redirect("rooms:detail", room_id=room.pk)
-    return render(request, "rooms/create.html", {"form": form}, status=status)
+    context = {"form": form, "face": face, "games": game_faces()}
+    return render(request, "rooms/create.html", context, status=status)
 
 
 @login_required

@@ -82,7 +82,7 @@ def test_admin_forms_and_searches_are_guarded_by_the_same_gate() -> None:
     admin = Client()
     admin.force_login(keeper)
     change_user = f"/admin/accounts/user/{keeper.pk}/change/"
-    room_form = {"name": NUL, "seat_count": "3", "status": "open", "zargon": "human"}
+    room_form = {"name": NUL, "seat_count": "3", "status": "open", "ai_seat": "human"}
 
     responses = [
         admin.post(change_user, {"username": NUL, "email": "keeper@example.com"}),

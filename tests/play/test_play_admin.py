@@ -85,7 +85,8 @@ def test_an_absent_players_seat_goes_to_another_user(
     assert client_for(newcomer).get(f"/games/{game.pk}/").status_code == 200
     assert client_for(users[2]).get(f"/games/{game.pk}/").status_code == 404
     [told] = Notification.objects.filter(user=newcomer)
-    assert told.title == "You now play seat 2 in Friday table" and "your turn" in told.body
+    assert told.title == "You now play Barbarian & Dwarf in Friday table"
+    assert "your turn" in told.body
     [note] = notes(game)
     assert note == {
         "type": "seat_given",

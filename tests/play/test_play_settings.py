@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from apps.games.heroquest import engine as rules
-from apps.play.models import Game, GameEvent, HeroSetting
+from apps.play.models import Game, GameEvent
 from apps.play.selectors import game_seat_view
 from apps.play.services import quest_apply_action
 from apps.play.verify import game_verify
@@ -89,7 +89,7 @@ def test_the_next_action_carries_the_setting_into_the_game_and_the_replay(
     state = rules.State.from_json(game.state, rules.load_quest("ashen_vault"))
     assert state.heroes["dwarf"].auto_drink is False
     [action_row] = game.events.filter(kind=GameEvent.Kind.ACTION)
-    assert action_row.payload["settings"] == {"dwarf": False}
+    assert action_row.payload["settings"] == {"dwarf": {"auto_drink": False}}
     assert game_verify(game_id=game.pk).ok
 
     # Tampering with the recorded setting is caught by the replay.
@@ -110,6 +110,6 @@ def test_a_setting_is_sent_once_per_key_and_only_for_ones_own_hero(
     theirs = post_action(elf, game.pk, auto_drink("barbarian", False), 0)
 
     assert first.status_code == again.status_code == 200 and first.json() == again.json()
-    assert HeroSetting.objects.get(game=game, hero="elf").auto_drink is False
+    game.refresh_from_db()
+    assert game.settings == {"elf": {"auto_drink": False}}
     assert theirs.status_code == 403
-    assert not HeroSetting.objects.filter(hero="barbarian").exists()

@@ -17,7 +17,7 @@ from apps.accounts.services import user_away_set
 from apps.games.heroquest import engine as rules
 from apps.notifications.models import Notification
 from apps.play.models import Game, GameEvent
-from apps.play.selectors import game_quest
+from apps.play.selectors import game_scenario
 from apps.play.services import game_launch, quest_apply_action
 from apps.play.table import game_pause, game_resume
 from apps.play.turns import turns_sweep
@@ -162,7 +162,7 @@ def test_an_away_players_clock_waits_until_they_are_back(
     at(time_machine, timedelta(days=4, minutes=1))
     assert turns_sweep().timed_out == [game.pk]
     game.refresh_from_db()
-    assert rules.seats_to_move(rules.State.from_json(game.state, game_quest(game=game))) == [3]
+    assert rules.seats_to_move(rules.State.from_json(game.state, game_scenario(game=game))) == [3]
 
 
 def test_away_only_stretches_the_turns_of_the_away_player(

@@ -20,7 +20,7 @@ from apps.games.heroquest import engine as rules
 from apps.games.heroquest.engine.ai import next_monster_action
 from apps.notifications.models import Notification
 from apps.play.models import Game, GameEvent
-from apps.play.services import game_launch, quest_apply_action, system_key
+from apps.play.services import Applied, game_launch, quest_apply_action, system_key
 from apps.play.tasks import sweep_turns
 from apps.play.turns import game_time_out, turns_sweep
 from apps.play.verify import game_verify
@@ -424,11 +424,12 @@ def test_a_timeout_that_moves_nothing_notifies_no_one(
     # that moved nothing reports nothing, notifies no one and stops at once.
     calls: list[str] = []
 
-    def answers_without_applying(**kwargs: Any) -> dict[str, Any]:
+    def answers_without_applying(**kwargs: Any) -> Applied:
         calls.append(kwargs["key"])
-        return {"version": kwargs["expected_version"], "seat": kwargs["seat"], "entries": []}
+        response = {"version": kwargs["expected_version"], "seat": kwargs["seat"], "entries": []}
+        return Applied(response=response, view=None, game=game, state=None)
 
-    monkeypatch.setattr("apps.play.turns.quest_apply_action", answers_without_applying)
+    monkeypatch.setattr("apps.play.turns.game_system_act", answers_without_applying)
 
     assert turns_sweep().timed_out == []
     assert len(calls) == 1

@@ -14,8 +14,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from apps.accounts.models import User
+from apps.games.heroquest import HeroQuest
 from apps.games.heroquest import engine as rules
-from apps.play import services
 from apps.play.models import Game
 from apps.play.selectors import game_view
 from apps.play.services import game_group, game_seats_changed, quest_apply_action
@@ -155,13 +155,13 @@ async def test_each_seats_view_is_built_once_per_version_whatever_the_sockets(
     for socket in sockets:
         await socket.receive_json_from()
     built: list[int] = []
-    real_seat_view = rules.seat_view
+    real_seat_view = HeroQuest.seat_view
 
-    def counted_seat_view(state: rules.State, seat: int) -> dict[str, Any]:
+    def counted_seat_view(face: HeroQuest, state: rules.State, seat: int) -> dict[str, Any]:
         built.append(seat)
-        return real_seat_view(state, seat)
+        return real_seat_view(face, state, seat)
 
-    monkeypatch.setattr(services.rules, "seat_view", counted_seat_view)
+    monkeypatch.setattr(HeroQuest, "seat_view", counted_seat_view)
     await play_roll(game)
 
     frames = [await socket.receive_json_from() for socket in sockets]

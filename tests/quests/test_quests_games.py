@@ -4,7 +4,7 @@ restore changes the quest for new rooms only."""
 import pytest
 
 from apps.play.models import Game
-from apps.play.selectors import game_quest
+from apps.play.selectors import game_scenario
 from apps.play.services import game_launch
 from apps.quests.models import QuestDefinition
 from apps.quests.services import quest_revision_restore, quest_save_edit
@@ -33,9 +33,9 @@ def test_a_game_launched_before_an_edit_keeps_its_source(vault: QuestDefinition)
 
     before.refresh_from_db()
     assert before.quest_source == shipped
-    assert game_quest(game=before).name == "The Ashen Vault"
+    assert game_scenario(game=before).name == "The Ashen Vault"
     assert after.quest_source == edited
-    assert game_quest(game=after).name == "The Ashen Vault (hard)"
+    assert game_scenario(game=after).name == "The Ashen Vault (hard)"
 
 
 def test_restoring_a_revision_leaves_running_games_alone(vault: QuestDefinition) -> None:
@@ -46,6 +46,6 @@ def test_restoring_a_revision_leaves_running_games_alone(vault: QuestDefinition)
     quest_revision_restore(revision=vault.revisions.get(number=1), author=None)
 
     game.refresh_from_db()
-    assert game_quest(game=game).reward_gold == 300
+    assert game_scenario(game=game).reward_gold == 300
     vault.refresh_from_db()
     assert "reward_gold: 200" in vault.source

@@ -31,6 +31,7 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
     room = Room.objects.get()
     assert response.json() == {
         "id": room.pk,
+        "game": "heroquest",
         "name": "Bots' table",
         "quest": "ashen_vault",
         "seat_count": 3,
@@ -42,6 +43,7 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
                 "number": 1,
                 "user": None,
                 "role": "zargon",
+                "label": "Zargon",
                 "heroes": [],
                 "away_until": None,
                 "ai": False,
@@ -50,6 +52,7 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
                 "number": 2,
                 "user": None,
                 "role": "heroes",
+                "label": "Barbarian & Dwarf",
                 "heroes": ["barbarian", "dwarf"],
                 "away_until": None,
                 "ai": False,
@@ -58,6 +61,7 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
                 "number": 3,
                 "user": None,
                 "role": "heroes",
+                "label": "Elf & Wizard",
                 "heroes": ["elf", "wizard"],
                 "away_until": None,
                 "ai": False,
@@ -68,7 +72,7 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         "reminder_hours": None,
         "options": {"edition": "us", "spell_draft": False, "heroes_pass_heroes": False},
         "rules": ["US edition rules", "Fixed spells (Elf: Earth)"],
-        "zargon": "human",
+        "ai_seat": "human",
         "allow_spectators": False,
     }
 

@@ -217,25 +217,10 @@ def test_playing_room_is_visible_to_members_only(room: Room, alice: User, host: 
 # heroes by seat (docs/rules.md section 1)
 
 
-@pytest.mark.parametrize(
-    ("seat_count", "expected"),
-    [
-        (2, {2: ["barbarian", "dwarf", "elf", "wizard"]}),
-        (3, {2: ["barbarian", "dwarf"], 3: ["elf", "wizard"]}),
-        (4, {2: ["barbarian", "dwarf"], 3: ["elf"], 4: ["wizard"]}),
-        (5, {2: ["barbarian"], 3: ["dwarf"], 4: ["elf"], 5: ["wizard"]}),
-    ],
-)
-def test_heroes_by_seat_follow_rules_section_1(
-    seat_count: int, expected: dict[int, list[str]]
-) -> None:
-    assert services.room_heroes_by_seat(seat_count=seat_count) == expected
-
-
 @pytest.mark.parametrize("seat_count", [1, 6])
-def test_heroes_by_seat_refuses_impossible_seat_counts(seat_count: int) -> None:
-    with pytest.raises(RoomError):
-        services.room_heroes_by_seat(seat_count=seat_count)
+def test_a_room_refuses_a_seat_count_outside_its_games_range(seat_count: int, alice: User) -> None:
+    with pytest.raises(RoomError, match="2 to 5 seats"):
+        services.room_create(host=alice, name="Odd", seat_count=seat_count)
 
 
 def test_seat_summaries_name_zargon_and_heroes(room: Room, alice: User) -> None:

@@ -126,9 +126,9 @@ function actionButton(action, index, onAction, extra = {}) {
   );
 }
 
-/** In a solo room (data-zargon="ai" on the page) the monster AI is playing, not a person. */
+/** In a solo room (data-ai_seat="ai" on the page) the monster AI is playing, not a person. */
 function zargonWaitText(box, player) {
-  if (box.closest("[data-zargon]")?.dataset.zargon === "ai") return "The monster AI is playing Zargon's phase…";
+  if (box.closest("[data-ai-seat]")?.dataset.ai_seat === "ai") return "The monster AI is playing Zargon's phase…";
   return `Waiting for Zargon${player ? ` (${player})` : ""}…`;
 }
 

@@ -1,4 +1,4 @@
-"""Solo play: rooms whose Zargon is the monster AI (apps/play/zargon_ai.py).
+"""Solo play: rooms whose Zargon is the monster AI (apps/play/ai_seat.py).
 
 The heroes are played through the public API (a bot that only plays heroes, tests/play/bot.py);
 the AI plays each Zargon phase as soon as the heroes are done, through the action service, one
@@ -21,11 +21,11 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.games.heroquest import engine as rules
 from apps.games.heroquest.engine.questfile import parse_quest_text
+from apps.play.ai_seat import ai_seat_play
 from apps.play.models import Game, GameEvent
 from apps.play.services import game_group, game_launch
 from apps.play.turns import turns_sweep
 from apps.play.verify import game_verify
-from apps.play.zargon_ai import zargon_ai_play
 from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
@@ -43,7 +43,7 @@ ACTION_CAP = 3000
 
 @pytest.fixture(autouse=True)
 def no_pause_between_ai_actions(settings: Any) -> None:
-    settings.ZARGON_AI_STEP_SECONDS = 0
+    settings.AI_STEP_SECONDS = 0
 
 
 @pytest.fixture
@@ -55,15 +55,15 @@ def ambush_hall(db: None) -> QuestDefinition:
 
 
 def solo_game(
-    seats: int = 2, *, quest: str = "ashen_vault", seed: int = 1, zargon: str = "ai"
+    seats: int = 2, *, quest: str = "ashen_vault", seed: int = 1, ai_seat: str = "ai"
 ) -> tuple[Game, dict[int, User]]:
     """A launched solo room: the monster AI plays Zargon, people sit in seats 2..seats.
 
-    With `zargon="human"`, the same room with a person in seat 1.
+    With `ai_seat="human"`, the same room with a person in seat 1.
     """
     host = make_user()
     room = rooms.room_create(
-        host=host, name="Solo table", seat_count=seats, quest_slug=quest, zargon=zargon
+        host=host, name="Solo table", seat_count=seats, quest_slug=quest, ai_seat=ai_seat
     )
     users = {room.first_player_seat: host}
     rooms.room_seat_take(room_id=room.pk, user=host, number=room.first_player_seat)
@@ -189,7 +189,7 @@ def test_each_ai_action_is_announced_on_its_own_so_the_board_animates(
 def test_a_human_zargon_is_never_played_by_the_ai(
     ambush_hall: QuestDefinition, django_capture_on_commit_callbacks: Capture
 ) -> None:
-    game, users = solo_game(quest="ambush_hall", zargon="human")
+    game, users = solo_game(quest="ambush_hall", ai_seat="human")
     client = client_for(users[2])
     with django_capture_on_commit_callbacks(execute=True):
         for hero in ("barbarian", "dwarf", "elf", "wizard"):
@@ -198,7 +198,7 @@ def test_a_human_zargon_is_never_played_by_the_ai(
 
     game.refresh_from_db()
     assert ai_actions(game) == []
-    assert zargon_ai_play(game_id=game.pk) == 0
+    assert ai_seat_play(game_id=game.pk) == 0
     assert client_for(users[1]).get(f"/api/games/{game.pk}/view").json()["turn"]["seat"] == 1
 
 
@@ -211,9 +211,9 @@ def test_a_second_runner_finds_nothing_left_to_play(
         game.refresh_from_db()
         post_action(client, game.pk, {"type": "end_turn", "hero": hero}, game.version)
 
-    first = zargon_ai_play(game_id=game.pk)
+    first = ai_seat_play(game_id=game.pk)
     assert first > 0
-    assert zargon_ai_play(game_id=game.pk) == 0
+    assert ai_seat_play(game_id=game.pk) == 0
     game.refresh_from_db()
     assert len(ai_actions(game)) == first
 

@@ -1,0 +1,336 @@
+"""HeroQuest's face: the one object the platform talks to (`GAME`, apps/games/port.py).
+
+Everything HeroQuest knows about seats (seat 1 is Zargon, the others share the heroes), its
+room options, its quests, whose turn it is, what a timed-out seat gets and what the monster AI
+plays is said here, from the engine's own tables, so the platform never re-codes a rule.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from typing import Any
+
+from apps.games.port import (
+    SPECTATOR_SEAT,
+    GameFace,
+    Json,
+    OptionSpec,
+    Refusal,
+    RefusalKind,
+    Scenario,
+    ScenarioError,
+    SeatRole,
+    Setting,
+    Start,
+    Step,
+)
+
+from . import engine as rules
+from .engine.ai import next_monster_action
+from .engine.data import ZARGON_SEAT, display_name, heroes_of_seat, seat_of_hero
+from .engine.options import DEFAULTS, describe, room_option_problems
+from .engine.questfile import QUESTS_DIR, QuestFileError, parse_quest_text, validate_quest_text
+from .engine.saga import CINDER_SAGA, saga_quests
+
+# Actions a seat may send whoever's turn it is: they change a private setting of one of its
+# heroes, never the shared game or its log (docs/engine-api.md: not listed in legal_actions).
+SETTING_ACTIONS = frozenset({"set_auto_drink"})
+
+OUTCOME_TEXTS = {
+    "heroes": "the heroes won",
+    "retreat": "the heroes retreated",
+    "zargon": "Zargon won",
+    "abandoned": "the game was ended by an administrator",
+}
+
+
+def _as_json(value: Any) -> Any:
+    """The value as a JSON column gives it back (tuples become lists), for comparing actions."""
+    return json.loads(json.dumps(value))
+
+
+@functools.cache
+def _shipped_quests() -> tuple[Scenario, ...]:
+    """The quest files shipped in the wing's quests/, the Ashen Vault first (the saga's order)."""
+    shipped = []
+    for path in sorted(QUESTS_DIR.glob("*.yaml")):
+        source = path.read_text(encoding="utf-8")
+        quest = parse_quest_text(source, name=path.name)
+        shipped.append(Scenario(slug=quest.slug, name=quest.name, source=source))
+    order = {quest.slug: n for n, quest in enumerate(saga_quests(CINDER_SAGA))}
+    return tuple(sorted(shipped, key=lambda q: (order.get(q.slug, len(order)), q.slug)))
+
+
+class HeroQuest:
+    """The face of HeroQuest (docs/rules.md); stateless: one shared instance, `GAME`."""
+
+    slug = "heroquest"
+    name = "HeroQuest"
+    min_seats = 2
+    max_seats = 5
+    has_campaigns = True
+    ai_seat: int | None = ZARGON_SEAT
+    narrator_seat: int | None = ZARGON_SEAT
+    scenario_words = ("quest", "quests")
+    table_summary = (
+        "Seat 1 is Zargon (a player, or the monster AI for solo play); the other seats share the "
+        "Barbarian, the Dwarf, the Elf and the Wizard."
+    )
+    setting_actions = SETTING_ACTIONS
+    ai_seat_choices = (
+        "A player takes seat 1 and plays the monsters",
+        "The monster AI plays Zargon (solo play: people take the hero seats)",
+    )
+
+    # --- seats and options ---------------------------------------------------------------------
+    def seat_roles(self, seats: int) -> list[SeatRole]:
+        roles = [SeatRole(ZARGON_SEAT, "zargon", "Zargon")]
+        for number in range(ZARGON_SEAT + 1, seats + 1):
+            heroes = heroes_of_seat(seats, number)
+            label = " & ".join(h.capitalize() for h in heroes)
+            roles.append(SeatRole(number, "heroes", label, heroes))
+        return roles
+
+    def first_seat(self, *, ai: bool) -> int:
+        return ZARGON_SEAT + 1 if ai else ZARGON_SEAT
+
+    def seat_count_label(self, seats: int) -> str:
+        players = seats - 1
+        return f"{seats} seats (Zargon and {players} hero player{'s' if players > 1 else ''})"
+
+    def option_specs(self) -> list[OptionSpec]:
+        return [
+            OptionSpec(
+                "edition",
+                "Rules edition",
+                "us",
+                (
+                    ("us", "US edition"),
+                    ("uk", "UK edition (monsters have 1 Body, no diagonal attacks)"),
+                ),
+            ),
+            OptionSpec(
+                "spell_draft",
+                "Spell draft",
+                False,
+                help="The Wizard picks a spell element, then the Elf, then the Wizard takes the "
+                "rest.",
+            ),
+            OptionSpec(
+                "heroes_pass_heroes",
+                "Heroes may pass heroes",
+                False,
+                help="A hero may move through another hero's square (never stop on it).",
+            ),
+        ]
+
+    def option_defaults(self) -> Json:
+        return dict(DEFAULTS)
+
+    def option_problems(self, options: Any) -> list[str]:
+        return room_option_problems(options)
+
+    def option_lines(self, options: Json) -> list[str]:
+        return describe(options)
+
+    # --- scenarios -------------------------------------------------------------------------------
+    def scenarios(self) -> list[Scenario]:
+        return list(_shipped_quests())
+
+    def scenario_read(self, source: str, filename: str) -> Scenario:
+        try:
+            quest = parse_quest_text(source, name=filename)
+        except QuestFileError as exc:
+            raise ScenarioError(exc.problems) from None
+        return Scenario(slug=quest.slug, name=quest.name, source=source)
+
+    def scenario_parse(self, slug: str, source: str) -> rules.Quest:
+        if source:
+            return parse_quest_text(source, name=f"{slug}.yaml")
+        return rules.load_quest(slug)
+
+    def scenario_problems(self, source: str, filename: str) -> list[str]:
+        return validate_quest_text(source, filename)
+
+    def scenario_preview(self, scenario: rules.Quest) -> Json:
+        # A stand-in table: Zargon and one player holding the four heroes, a fixed seed.
+        state = rules.new_game(scenario, 2, 1)
+        return rules.seat_view(state, ZARGON_SEAT)
+
+    # --- playing ---------------------------------------------------------------------------------
+    def new_game(
+        self,
+        scenario: rules.Quest,
+        seats: int,
+        seed: int,
+        options: Json,
+        *,
+        commitment: str | None,
+    ) -> Start:
+        start = rules.start_game(scenario, seats, seed, options, commitment=commitment)
+        return Start(state=start.state, events=start.events, draws=list(start.draws))
+
+    def legal_actions(self, state: rules.State, seat: int) -> list[Json]:
+        return [rules.action_to_json(a) for a in rules.legal_actions(state, seat)]
+
+    def apply(self, state: rules.State, seat: int, action: Json) -> Step:
+        parsed = self._parsed(action)
+        self._check_seat_may_send(state, seat, parsed)
+        try:
+            transition = rules.apply(state, seat, parsed)
+        except rules.IllegalAction as exc:
+            raise Refusal(RefusalKind.ILLEGAL, exc.reason) from None
+        return Step(state=transition.state, events=transition.events, draws=transition.draws)
+
+    def seat_view(self, state: rules.State, seat: int) -> Json:
+        return rules.seat_view(state, seat)
+
+    def replay_view(self, state: rules.State) -> Json:
+        # Zargon's seat view: after the end it is the whole map.
+        view = rules.seat_view(state, ZARGON_SEAT)
+        for key in ("log", "legal_actions"):
+            view.pop(key, None)
+        return view
+
+    def event_for_seat(self, event: Json, seat: int) -> Json | None:
+        return rules.event_for_seat(event, seat)
+
+    def seats_to_move(self, state: rules.State) -> list[int]:
+        return rules.seats_to_move(state)
+
+    def round_of(self, state: rules.State) -> int:
+        return state.round
+
+    def outcome_of(self, state: rules.State) -> str | None:
+        return state.outcome
+
+    def outcome_text(self, outcome: str) -> str:
+        return OUTCOME_TEXTS.get(outcome, outcome)
+
+    def timeout_action(self, state: rules.State, seat: int) -> Json | None:
+        """A hero seat's timed-out turn ends (the draft's end_turn picks for the hero); Zargon's
+        phase is played by the monster AI."""
+        if seat == ZARGON_SEAT:
+            return self.ai_action(state, seat)
+        hero = state.turn.hero
+        if state.phase not in ("heroes", "draft") or hero is None:
+            return None
+        if seat_of_hero(state.seats, hero) != seat:
+            return None
+        return rules.action_to_json(rules.EndTurn(hero))
+
+    def timeout_rule(self) -> str:
+        return (
+            "A hero turn that runs out ends by itself; Zargon's monsters are then played by the "
+            "built-in AI."
+        )
+
+    def ai_action(self, state: rules.State, seat: int) -> Json | None:
+        if seat != ZARGON_SEAT or state.phase != "monsters":
+            return None
+        action = next_monster_action(state)
+        return None if action is None else rules.action_to_json(action)
+
+    def turn_notice(
+        self, state: rules.State, seat: int, *, reminder: bool, where: str
+    ) -> tuple[str, str]:
+        prefix = "Reminder: " if reminder else ""
+        if seat == ZARGON_SEAT:
+            return (
+                f"{prefix}Zargon's phase in {where}",
+                f"Round {state.round}: the heroes have moved and the monsters await your command.",
+            )
+        hero = state.turn.hero
+        who = f": {display_name(hero)}" if hero else ""
+        return (
+            f"{prefix}Your turn in {where}{who}",
+            f"Round {state.round}: the party is waiting for you.",
+        )
+
+    def timeout_notice(
+        self, state: rules.State, seat: int, *, limit: str, where: str
+    ) -> tuple[str, str]:
+        if seat == ZARGON_SEAT:
+            return (
+                f"Zargon's phase in {where} timed out",
+                f"You had {limit}; the built-in monster AI played the monsters for you this round.",
+            )
+        return (
+            f"Your turn in {where} timed out",
+            f"You had {limit}; your heroes' turn was ended for you.",
+        )
+
+    # --- private standing settings -------------------------------------------------------------
+    def setting_of(self, state: rules.State, seat: int, action: Json) -> Setting | None:
+        if not isinstance(action, dict) or action.get("type") not in SETTING_ACTIONS:
+            return None
+        parsed = self._parsed(action)
+        assert isinstance(parsed, rules.SetAutoDrink)
+        self._check_pieces(state, seat, parsed)
+        return Setting(owner=parsed.hero, name="auto_drink", value=parsed.on)
+
+    def with_settings(self, state: rules.State, settings: dict[str, Json]) -> rules.State:
+        """`settings`: hero -> {"auto_drink": bool} (logs before this port held hero -> bool)."""
+        changes = {}
+        for hero, values in settings.items():
+            on = values if isinstance(values, bool) else values.get("auto_drink")
+            hero_state = state.heroes.get(hero)
+            if isinstance(on, bool) and hero_state is not None and hero_state.auto_drink != on:
+                changes[hero] = on
+        if not changes:
+            return state
+        new = state.clone()
+        for hero, on in changes.items():
+            new.heroes[hero].auto_drink = on
+        return new
+
+    # --- campaigns -------------------------------------------------------------------------------
+    def campaign_results(self, state: rules.State) -> tuple[dict[str, Json], int]:
+        finals = {h: dataclasses.asdict(hs) for h, hs in state.heroes.items()}
+        return finals, state.quest.reward_gold
+
+    # --- persistence -----------------------------------------------------------------------------
+    def state_to_json(self, state: rules.State) -> Json:
+        return state.to_json()
+
+    def state_from_json(self, data: Json, scenario: rules.Quest) -> rules.State:
+        # The row's JSON was decoded for this call alone, so the state may take it over
+        # uncopied: the engine never changes a state in place (`apply` clones).
+        return rules.State.from_json(data, scenario, copy_json=False)
+
+    # --- judging who may send what -------------------------------------------------------------
+    @staticmethod
+    def _parsed(action: Any) -> rules.Action:
+        try:
+            return rules.action_from_json(action)
+        except rules.BadActionJSON as exc:
+            raise Refusal(RefusalKind.MALFORMED, f"Malformed action: {exc.reason}") from None
+
+    @staticmethod
+    def _check_pieces(state: rules.State, seat: int, action: rules.Action) -> None:
+        if seat == SPECTATOR_SEAT:
+            raise Refusal(RefusalKind.NOT_YOURS, "Spectators watch the quest; they do not play.")
+        hero = getattr(action, "hero", None)
+        if seat == ZARGON_SEAT and hero is not None:
+            raise Refusal(RefusalKind.NOT_YOURS, "Zargon does not play the heroes.")
+        if seat != ZARGON_SEAT:
+            if hero is None:
+                raise Refusal(RefusalKind.NOT_YOURS, "Only Zargon plays the monsters.")
+            if hero not in heroes_of_seat(state.seats, seat):
+                raise Refusal(RefusalKind.NOT_YOURS, "That hero is not yours to play.")
+
+    def _check_seat_may_send(self, state: rules.State, seat: int, action: rules.Action) -> None:
+        """Refuse what this seat may never send now; the engine judges everything else."""
+        if state.outcome is not None:
+            raise Refusal(RefusalKind.NOT_NOW, "The quest is over.")
+        self._check_pieces(state, seat, action)
+        if seat in rules.seats_to_move(state):
+            return
+        if _as_json(rules.action_to_json(action)) in _as_json(self.legal_actions(state, seat)):
+            return  # something the engine lets this seat do out of turn (a potion)
+        raise Refusal(RefusalKind.NOT_NOW, "It is not your turn.")
+
+
+GAME: GameFace = HeroQuest()  # typed: mypy holds the face to the port

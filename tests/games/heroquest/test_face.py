@@ -1,0 +1,77 @@
+"""HeroQuest's face (apps/games/heroquest/face.py): what it tells the platform, from the rules."""
+
+import pytest
+
+from apps.games.heroquest import GAME
+from apps.games.port import GameFace, Refusal, RefusalKind
+
+
+def test_the_face_satisfies_the_port() -> None:
+    assert isinstance(GAME, GameFace)
+
+
+@pytest.mark.parametrize(
+    ("seat_count", "expected"),
+    [
+        (2, {2: ("barbarian", "dwarf", "elf", "wizard")}),
+        (3, {2: ("barbarian", "dwarf"), 3: ("elf", "wizard")}),
+        (4, {2: ("barbarian", "dwarf"), 3: ("elf",), 4: ("wizard",)}),
+        (5, {2: ("barbarian",), 3: ("dwarf",), 4: ("elf",), 5: ("wizard",)}),
+    ],
+)
+def test_seat_one_is_zargon_and_the_others_share_the_heroes_by_rules_section_1(
+    seat_count: int, expected: dict[int, tuple[str, ...]]
+) -> None:
+    roles = GAME.seat_roles(seat_count)
+
+    assert (roles[0].number, roles[0].role, roles[0].pieces) == (1, "zargon", ())
+    assert {r.number: r.pieces for r in roles[1:]} == expected
+    assert {r.role for r in roles[1:]} == {"heroes"}
+
+
+def _started(seats: int = 3):  # type: ignore[no-untyped-def]
+    quest = GAME.scenario_parse("ashen_vault", "")
+    return GAME.new_game(quest, seats, 7, {}, commitment=None).state
+
+
+def test_a_hero_seat_may_not_play_another_seats_hero() -> None:
+    with pytest.raises(Refusal) as refused:
+        GAME.apply(_started(), 3, {"type": "end_turn", "hero": "barbarian"})
+    assert refused.value.kind is RefusalKind.NOT_YOURS
+
+
+def test_zargon_may_not_act_in_the_heroes_phase() -> None:
+    with pytest.raises(Refusal) as refused:
+        GAME.apply(_started(), 1, {"type": "end_phase"})
+    assert refused.value.kind is RefusalKind.NOT_NOW
+
+
+def test_a_malformed_action_is_refused_as_malformed() -> None:
+    with pytest.raises(Refusal) as refused:
+        GAME.apply(_started(), 2, {"type": "fly", "hero": "barbarian"})
+    assert refused.value.kind is RefusalKind.MALFORMED
+
+
+def test_a_timed_out_hero_seat_ends_the_turn_of_its_hero() -> None:
+    assert GAME.timeout_action(_started(), 2) == {"type": "end_turn", "hero": "barbarian"}
+    assert GAME.timeout_action(_started(), 3) is None  # not its turn
+
+
+def test_auto_drink_is_a_private_setting_applied_to_a_new_state() -> None:
+    state = _started()
+    setting = GAME.setting_of(state, 3, {"type": "set_auto_drink", "hero": "elf", "on": False})
+    assert setting is not None and (setting.owner, setting.name, setting.value) == (
+        "elf",
+        "auto_drink",
+        False,
+    )
+
+    changed = GAME.with_settings(state, {"elf": {"auto_drink": False}})
+
+    assert changed is not state and changed.heroes["elf"].auto_drink is False
+    assert state.heroes["elf"].auto_drink is True  # the input is untouched
+    assert GAME.with_settings(changed, {"elf": {"auto_drink": False}}) is changed
+
+
+def test_the_shipped_quests_open_with_the_ashen_vault() -> None:
+    assert [s.slug for s in GAME.scenarios()][:1] == ["ashen_vault"]
