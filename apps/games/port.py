@@ -119,6 +119,18 @@ class Setting:
     value: Any
 
 
+@dataclass(frozen=True)
+class BoardAssets:
+    """The game's own scripts and style for the table, as static paths: the board module the
+    game page loads (it draws the seat view and offers its legal actions), the replay's module
+    and the style sheet. What every game shares (socket, posting, chat, log, fairness, clock)
+    is the platform's."""
+
+    board: str
+    replay: str
+    style: str
+
+
 @runtime_checkable
 class GameFace(Protocol):
     """What a game offers the platform. Each game's `__init__` exposes one as `GAME`."""
@@ -138,6 +150,8 @@ class GameFace(Protocol):
     scenario_words: tuple[str, str]
     # The rooms form's two choices for the AI seat (when `ai_seat` is set): a person, the AI.
     ai_seat_choices: tuple[str, str]
+    # The table's scripts and style (static paths).
+    assets: BoardAssets
     # Action types that only change a private standing setting (`setting_of`): never logged,
     # never versioned, accepted whoever's turn it is.
     setting_actions: frozenset[str]

@@ -11,7 +11,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from apps.notifications.services import user_group
+from apps.core.realtime import user_group
 
 CLOSE_FORBIDDEN = 4403  # anonymous
 

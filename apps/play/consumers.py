@@ -32,6 +32,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
+from apps.core.realtime import LOBBY_GROUP, game_group
 from apps.games.port import SPECTATOR_SEAT
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
@@ -42,9 +43,7 @@ from apps.play.selectors import (
     game_membership,
     game_seat_view_encoded,
 )
-from apps.play.services import game_group
 from apps.play.view_cache import SeatView, view_cache
-from apps.rooms.services import LOBBY_GROUP
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 
@@ -298,7 +297,9 @@ class LobbyConsumer(OffRequestThreadConsumer):
         await self.send_json({"type": "changed"})
 
     async def game_changed(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "changed"})
+        """Only a change of whose turn it is (or the end) changes what the lobby shows."""
+        if message.get("turn"):
+            await self.send_json({"type": "changed"})
 
     async def chat_posted(self, message: dict[str, Any]) -> None:
         """Table talk in a followed game changes nothing the lobby shows."""

@@ -29,8 +29,8 @@ from apps.accounts.limits import rate_limit_exceeded
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
 from apps.core.prepared import PreparedQuery
+from apps.core.realtime import game_group, poke_on_commit
 from apps.games.port import SPECTATOR_SEAT, GameFace, Refusal, RefusalKind, Setting, Step
-from apps.notifications.services import group_poke
 from apps.play.errors import (
     ActionRejected,
     ChatRefused,
@@ -168,24 +168,6 @@ _REFUSALS: dict[RefusalKind, type[PlayError]] = {
 
 def _refused(refusal: Refusal) -> PlayError:
     return _REFUSALS[refusal.kind](refusal.reason)
-
-
-def _send_to_sockets(game_id: int, message: dict[str, Any]) -> None:
-    """Send a content-free message to the game's websocket consumers (after commit).
-
-    The change is committed; if the poke fails clients catch up on their next fetch.
-    """
-    group_poke(group=game_group(game_id=game_id), message=message)
-
-
-def _announce(game_id: int, version: int) -> None:
-    """Tell the game's websocket consumers there is a new version (no game content)."""
-    _send_to_sockets(game_id, {"type": "game.changed", "version": version})
-
-
-def game_group(*, game_id: int) -> str:
-    """The channel group of a game's websocket consumers."""
-    return f"game-{game_id}"
 
 
 def _ai_to_move(game: Game) -> bool:
@@ -505,7 +487,12 @@ def _apply_action(
         if user is not None:  # kept for this process's sockets once it is committed
             view = seat_view_of_state(game=game, seat=seat, state=new_state)
             transaction.on_commit(functools.partial(view_cache.put, view))
-        transaction.on_commit(functools.partial(_announce, game.pk, game.version))
+        # Lobbies following the game hear of it only when the turn changed (or it ended).
+        poke_on_commit(
+            group=game_group(game_id=game.pk),
+            message={"type": "game.changed", "version": game.version}
+            | ({"turn": True} if turn_changed or game.outcome else {}),
+        )
     return Applied(response=response, view=view, game=game, state=new_state)
 
 
@@ -593,7 +580,7 @@ def _refuse_spectator(*, game_id: int, user: AnyUser, doing: str) -> None:
 def game_seats_changed(*, game_id: int) -> None:
     """Call when a seat of a launched game changes hands: every socket of the game checks again
     whose seat it holds (sockets check membership when they connect, not on every change)."""
-    transaction.on_commit(functools.partial(_send_to_sockets, game_id, {"type": "game.seats"}))
+    poke_on_commit(group=game_group(game_id=game_id), message={"type": "game.seats"})
 
 
 # --- replays ----------------------------------------------------------------------------------
@@ -643,13 +630,6 @@ def _chat_too_fast(user_id: int) -> bool:
     return rate_limit_exceeded(group="chat", key=f"user:{user_id}")
 
 
-def _announce_chat(game_id: int, message_id: int) -> None:
-    """Tell the game's websocket consumers a message was posted (its id only: each consumer
-    reads it back through the membership check). The message is stored; if the poke fails,
-    clients catch up when they reconnect."""
-    group_poke(group=game_group(game_id=game_id), message={"type": "chat.posted", "id": message_id})
-
-
 def chat_message_post(
     *, game_id: int, user: AnyUser, text: str, as_narrator: bool = False
 ) -> ChatMessage:
@@ -686,5 +666,8 @@ def chat_message_post(
         chat_notices_send(
             game=game, speaker=user, name=chat_message_json(message)["name"], text=text
         )
-        transaction.on_commit(functools.partial(_announce_chat, game.pk, message.pk))
+        # Only its id: each consumer reads it back through the membership check.
+        poke_on_commit(
+            group=game_group(game_id=game.pk), message={"type": "chat.posted", "id": message.pk}
+        )
     return message

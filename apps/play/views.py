@@ -80,6 +80,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     view = game_seat_view(game=game, seat=seat)
     context = {
         "game": game,
+        "assets": game_face_of(game).assets,
         "seat": seat,
         "spectator": spectator,
         "clock": game_clock_for(game_id=game.pk, user=request.user),
@@ -176,6 +177,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404(exc.message) from None
     context = {
         "game": game,
+        "assets": game_face_of(game).assets,
         "is_host": request.user.is_authenticated and game.room.host_id == request.user.pk,
         "api_replay_url": reverse("api:game_replay", args=[game.pk]),
         "rules_url": reverse("play:rules"),

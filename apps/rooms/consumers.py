@@ -11,8 +11,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from apps.core.realtime import room_group
 from apps.rooms.models import Room
-from apps.rooms.services import room_group, room_visible_to
+from apps.rooms.services import room_visible_to
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or the room is not theirs to see
 

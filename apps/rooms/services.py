@@ -5,18 +5,13 @@ read. Launching is not here: it is a play service that reads these models (rooms
 play) and sets `room.status` to playing.
 """
 
-import asyncio
-import functools
 import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.apps import apps
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -24,6 +19,7 @@ from django.utils import timezone
 from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
 from apps.core.errors import Refusal
+from apps.core.realtime import LOBBY_GROUP, poke_on_commit, room_group
 from apps.games.port import GameFace, SeatRole
 from apps.games.registry import DEFAULT_GAME, UnknownGame, game_face
 from apps.rooms.models import Room, Seat
@@ -31,8 +27,6 @@ from apps.rooms.models import Room, Seat
 logger = logging.getLogger(__name__)
 
 NAME_MAX_LENGTH = Room._meta.get_field("name").max_length or 80
-# Every lobby page listens here: a room was created, filled, launched or closed.
-LOBBY_GROUP = "lobby"
 
 
 class RoomError(Refusal):
@@ -218,35 +212,14 @@ def room_spectators_set(*, room_id: int, user: User | AnonymousUser, allow: bool
     return room
 
 
-def room_group(*, room_id: int) -> str:
-    """The channel group of the sockets of one room's pages."""
-    return f"room-{room_id}"
-
-
 def room_changed(*, room_id: int) -> None:
     """After commit, poke the room's pages and every lobby: something about the room changed.
 
     The poke carries nothing but its type; each page fetches again what its user may see.
     Whoever changes a room (seats, status) calls this inside the transaction.
     """
-    transaction.on_commit(functools.partial(_poke_room, room_id))
-
-
-def _poke_room(room_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-
-    async def send() -> None:
-        for group in (room_group(room_id=room_id), LOBBY_GROUP):
-            message = {"type": "room.changed"}
-            # A frozen Redis costs the request at most REDIS_TIMEOUT, never a hung page.
-            await asyncio.wait_for(layer.group_send(group, message), settings.REDIS_TIMEOUT)
-
-    try:
-        async_to_sync(send)()
-    except Exception as exc:  # the change is committed; pages catch up on their next load
-        logger.warning("could not announce a change of room %s: %s", room_id, type(exc).__name__)
+    for group in (room_group(room_id=room_id), LOBBY_GROUP):
+        poke_on_commit(group=group, message={"type": "room.changed"})
 
 
 def _locked_room(room_id: int) -> Room:

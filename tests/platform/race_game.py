@@ -13,6 +13,7 @@ from typing import Any
 
 from apps.games.port import (
     SPECTATOR_SEAT,
+    BoardAssets,
     GameFace,
     Json,
     OptionSpec,
@@ -65,6 +66,7 @@ class Race:
     scenario_words = ("track", "tracks")
     ai_seat_choices = ("", "")
     setting_actions: frozenset[str] = frozenset()
+    assets = BoardAssets(board="js/board.js", replay="js/replay.js", style="css/board.css")
 
     def seat_roles(self, seats: int) -> list[SeatRole]:
         return [SeatRole(n, "runner", f"Runner {n}", (f"runner{n}",)) for n in (1, 2)]

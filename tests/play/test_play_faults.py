@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from apps.accounts.services import token_issue
-from apps.notifications.services import group_poke
+from apps.core.realtime import group_poke
 from apps.play.models import Game
 from tests.servers import daphne, frozen_redis, server_env, shared_database_url
 

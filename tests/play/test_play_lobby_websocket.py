@@ -38,15 +38,23 @@ async def test_a_new_room_pokes_every_lobby(make_game: GameMaker) -> None:
     await lobby.disconnect()
 
 
-async def test_a_move_in_my_game_pokes_my_lobby_and_not_a_strangers(
+async def test_a_turn_change_in_my_game_pokes_my_lobby_and_not_a_strangers(
     make_game: GameMaker,
 ) -> None:
-    game, users = await sync_to_async(make_game)(3)
+    game, users = await sync_to_async(make_game)(5)  # one hero a seat: an end is a turn change
     stranger = await sync_to_async(make_user)()
     mine, theirs = await listen(users[3]), await listen(stranger)
 
     await sync_to_async(quest_apply_action)(
         game_id=game.pk, seat=2, action=ROLL, expected_version=0, key="roll"
+    )
+    assert await mine.receive_nothing(timeout=1)  # a roll: the lobby shows the same
+    await sync_to_async(quest_apply_action)(
+        game_id=game.pk,
+        seat=2,
+        action={"type": "end_turn", "hero": "barbarian"},
+        expected_version=1,
+        key="end",
     )
 
     assert await mine.receive_json_from(timeout=10) == {"type": "changed"}
@@ -66,8 +74,17 @@ async def test_a_game_launched_after_the_lobby_opened_is_followed_too(
     await sync_to_async(quest_apply_action)(
         game_id=game.pk, seat=2, action=ROLL, expected_version=0, key="roll"
     )
+    assert await lobby.receive_nothing(timeout=1)  # a roll changes nothing the lobby shows
+    for version, hero in enumerate(("barbarian", "dwarf"), start=1):
+        await sync_to_async(quest_apply_action)(
+            game_id=game.pk,
+            seat=2,
+            action={"type": "end_turn", "hero": hero},
+            expected_version=version,
+            key=f"end-{hero}",
+        )
 
-    assert await lobby.receive_json_from(timeout=10) == {"type": "changed"}  # the move
+    assert await lobby.receive_json_from(timeout=10) == {"type": "changed"}  # seat 3's turn
     await lobby.disconnect()
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from apps.games.port import (
     SPECTATOR_SEAT,
+    BoardAssets,
     GameFace,
     Json,
     OptionSpec,
@@ -79,6 +80,7 @@ class HeroQuest:
         "Barbarian, the Dwarf, the Elf and the Wizard."
     )
     setting_actions = SETTING_ACTIONS
+    assets = BoardAssets(board="js/board.js", replay="js/replay.js", style="css/board.css")
     ai_seat_choices = (
         "A player takes seat 1 and plays the monsters",
         "The monster AI plays Zargon (solo play: people take the hero seats)",

@@ -7,7 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from apps.notifications.services import _ServerPokes, group_poke
+from apps.core.realtime import _ServerPokes, group_poke
 
 
 async def receive_all(channel: str) -> list[dict[str, Any]]:

@@ -1,0 +1,158 @@
+"""The one way out to open pages: channel groups, and pokes sent after commit.
+
+Every app that tells open pages something goes through here (play, rooms, chat, notifications):
+the groups' names, `poke_on_commit` (the message leaves only once the transaction that caused it
+is committed; a rolled-back change tells nobody), and the process's poke sender.
+
+A poke carries no game content: a page (or socket) that gets one reads again what its own user
+may see. A poke is a courtesy, so a frozen or unreachable Redis costs the caller at most
+`settings.REDIS_TIMEOUT` seconds and never fails the change it announces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import logging
+import os
+import threading
+from typing import Any
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+# Every lobby page listens here: a room was created, filled, launched or closed.
+LOBBY_GROUP = "lobby"
+
+
+def game_group(*, game_id: int) -> str:
+    """The channel group of a game's websocket consumers (and of lobbies following it)."""
+    return f"game-{game_id}"
+
+
+def room_group(*, room_id: int) -> str:
+    """The channel group of the sockets of one room's pages."""
+    return f"room-{room_id}"
+
+
+def user_group(*, user_id: int) -> str:
+    """The channel group of one user's notification sockets (it carries only their messages)."""
+    return f"user-{user_id}"
+
+
+def poke_on_commit(*, group: str, message: dict[str, Any]) -> None:
+    """Send `message` to `group` once the current transaction commits (at once outside one)."""
+    transaction.on_commit(functools.partial(group_poke, group=group, message=message))
+
+
+def group_poke(*, group: str, message: dict[str, Any]) -> bool:
+    """Send `message` to the sockets of a channel group; False if it could not be sent.
+
+    A poke is a courtesy (clients catch up on their next fetch), so a frozen or unreachable
+    Redis costs the caller at most `settings.REDIS_TIMEOUT` seconds, never a hung request. Called
+    from a request (or consumer) of the ASGI server, the poke is handed to the process's poke
+    sender and the request goes on at once (True: handed over; a failure is logged there):
+    waiting for it held the request's thread for Redis round trips.
+    """
+    if get_channel_layer() is None:
+        return False
+    if _serving_a_request():
+        _server_pokes.add(group, message)
+        return True
+    return async_to_sync(_group_send)(group, message)
+
+
+async def _group_send(group: str, message: dict[str, Any]) -> bool:
+    """One poke, given up after `settings.REDIS_TIMEOUT` (logged); whether it was sent."""
+    try:
+        await asyncio.wait_for(
+            get_channel_layer().group_send(group, message), timeout=settings.REDIS_TIMEOUT
+        )
+    except Exception as exc:  # TimeoutError included: whatever Redis does, the caller goes on
+        logger.warning("could not poke %s: %s", group, type(exc).__name__)
+        return False
+    return True
+
+
+class _ServerPokes:
+    """The pokes of a web process's requests, sent by a thread of its own with its own loop.
+
+    Not on the server's loop: that one is busy with every socket of the process, and a send
+    queued behind them timed out (and was lost) under load. Versions pile up faster than they
+    go out in a burst: a game's newer version replaces the one still waiting (a socket sends the
+    newest view anyway), so a burst costs one send per game, not one per version. Other messages
+    go out one by one.
+    """
+
+    def __init__(self) -> None:
+        self._pending: dict[tuple[str, Any], dict[str, Any]] = {}
+        self._lock = threading.Lock()
+        self._extra = itertools.count()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._woken = False
+        self._pid = 0
+
+    def add(self, group: str, message: dict[str, Any]) -> None:
+        version = message.get("version")
+        coalesced = message.get("type") == "game.changed" and isinstance(version, int)
+        key = (group, "game.changed" if coalesced else next(self._extra))
+        with self._lock:
+            waiting = self._pending.get(key)
+            if waiting is None or not coalesced:
+                self._pending[key] = message
+            else:  # the newest version goes, and says a turn changed if any merged one did
+                newest = message if waiting["version"] < message["version"] else waiting
+                turn = bool(waiting.get("turn") or message.get("turn"))
+                self._pending[key] = newest | ({"turn": True} if turn else {})
+            loop, wake = self._sender()
+            if self._woken:
+                return
+            self._woken = True
+        loop.call_soon_threadsafe(wake.set)
+
+    def take(self) -> dict[tuple[str, Any], dict[str, Any]]:
+        """What waits to be sent, emptied."""
+        with self._lock:
+            batch, self._pending = self._pending, {}
+            self._woken = False
+            return batch
+
+    def _sender(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
+        """The sending thread's loop, started on first use in this process (with the lock)."""
+        if self._loop is None or self._wake is None or self._pid != os.getpid():
+            self._woken = False  # a forked child has no sender yet, whatever its parent had
+            started = threading.Event()
+            threading.Thread(target=self._run, args=(started,), name="pokes", daemon=True).start()
+            started.wait()
+            self._pid = os.getpid()
+        assert self._loop is not None and self._wake is not None
+        return self._loop, self._wake
+
+    def _run(self, started: threading.Event) -> None:
+        async def send_forever() -> None:
+            self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
+            started.set()
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                batch = self.take()
+                await asyncio.gather(*(_group_send(group, m) for (group, _), m in batch.items()))
+
+        asyncio.run(send_forever())
+
+
+_server_pokes = _ServerPokes()
+
+
+def _serving_a_request() -> bool:
+    """This thread runs sync code for an ASGI server's event loop (a request, a consumer)."""
+    local = SyncToAsync.threadlocal
+    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
+    same_process = getattr(local, "main_event_loop_pid", None) == os.getpid()
+    return loop is not None and same_process and loop.is_running()
