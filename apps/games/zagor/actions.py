@@ -60,8 +60,15 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "end_turn": ("swap",),
     "set_surrender": ("at",),
 }
-REQUIRED = {"move": ("to",), "buy": ("item",), "attack_hero": ("target",), "cast": ("spell",),
-            "use": ("item",), "spoils": ("take",), "set_surrender": ("at",)}
+REQUIRED = {
+    "move": ("to",),
+    "buy": ("item",),
+    "attack_hero": ("target",),
+    "cast": ("spell",),
+    "use": ("item",),
+    "spoils": ("take",),
+    "set_surrender": ("at",),
+}
 
 
 def malformed(reason: str) -> Refusal:

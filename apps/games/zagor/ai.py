@@ -82,7 +82,7 @@ def _wounded(hero: Hero) -> bool:
     return hero.stamina * 2 < hero.stamina_max
 
 
-def choose(s: State, actions: list[Json]) -> Json:  # noqa: PLR0911, PLR0912
+def choose(s: State, actions: list[Json]) -> Json:
     hero = s.active
     if not actions:
         raise ValueError("no legal action")
@@ -92,8 +92,14 @@ def choose(s: State, actions: list[Json]) -> Json:  # noqa: PLR0911, PLR0912
             a = _find(actions, "spoils", take=take)
             if a is not None:
                 return a
-    heal = next((a for a in actions if a["type"] == "use" and a["item"] != "Torch"
-                 and a["item"] != "Magic Arrow"), None)
+    heal = next(
+        (
+            a
+            for a in actions
+            if a["type"] == "use" and a["item"] != "Torch" and a["item"] != "Magic Arrow"
+        ),
+        None,
+    )
     if s.fight is not None or s.duel is not None:
         if heal is not None and hero.stamina <= 2:
             return heal

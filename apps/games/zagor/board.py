@@ -102,9 +102,7 @@ class Board:
 
     def level_spaces(self, level: int, kind: str | None = None) -> list[Space]:
         return [
-            s
-            for s in self.spaces.values()
-            if s.level == level and (kind is None or s.kind == kind)
+            s for s in self.spaces.values() if s.level == level and (kind is None or s.kind == kind)
         ]
 
     def doors(self, room: str) -> tuple[str, ...]:

@@ -17,7 +17,6 @@ from .data import (
 from .heroes import (
     dearest_item,
     holds_orb,
-    hurt,
     keep_chests,
     lose_one_thing,
     pick_chest,

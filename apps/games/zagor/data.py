@@ -234,9 +234,7 @@ _SPELLS = [
     SpellDef("Alchemy", 1, _T, "none", "Lead into gold: gain 5 gold."),
     SpellDef("Arrow", 1, _FD, "none", "In a fight: the foe loses 1 Stamina."),
     SpellDef("Charisma", 1, _T, "hero", "A hero's hireling leaves him and joins you."),
-    SpellDef(
-        "Charm Monster", 1, _F, "none", "The monster you fight joins you: the fight is won."
-    ),
+    SpellDef("Charm Monster", 1, _F, "none", "The monster you fight joins you: the fight is won."),
     SpellDef("Death", 1, _F, "none", "The monster you fight dies."),
     SpellDef("Destiny", 1, _FD, "none", "Your next roll in this fight is a hit."),
     SpellDef("Drain Magic", 1, _T, "hero", "A hero discards all his spell cards."),
@@ -249,7 +247,9 @@ _SPELLS = [
     SpellDef("Ghost", 2, _T, "hero", "A ghost strikes a hero: he loses 2 Stamina."),
     SpellDef("Healing", 1, _ANY, "none", "Your Stamina is restored."),
     SpellDef("Hurricane", 1, _T, "hero", "A hero is blown elsewhere on his level."),
-    SpellDef("Invisibility", 2, _T, "none", "Until your next turn nobody may attack or bewitch you."),
+    SpellDef(
+        "Invisibility", 2, _T, "none", "Until your next turn nobody may attack or bewitch you."
+    ),
     SpellDef("Jump", 2, _T, "none", "An extra move of up to 2 spaces."),
     SpellDef("Life", 6, _ANY, "none", "Regain 2 Stamina."),
     SpellDef("Long Fingers", 1, _T, "hero", "Take one item from a hero."),

@@ -9,10 +9,12 @@ result in [0, n)); forced numbers draw nothing from the stream and are not recor
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 from apps.games.dicestream import below
 
 Draw = tuple[str, int, int]
+_T = TypeVar("_T")
 
 PURPOSES = ("d10", "shuffle", "first", "monster", "voice", "chest", "teleport", "pick", "zagor")
 
@@ -48,7 +50,7 @@ class Dice:
     def d10(self) -> int:
         return self.below(10, "d10") + 1
 
-    def shuffle(self, items: list[str] | list[int], purpose: str = "shuffle") -> None:
+    def shuffle(self, items: list[_T], purpose: str = "shuffle") -> None:
         """Fisher-Yates in place, as HeroQuest's dice shuffle."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1, purpose)

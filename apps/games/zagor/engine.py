@@ -61,8 +61,10 @@ class Result:
 
 # --- setup (rules 3) ----------------------------------------------------------------------------
 def _deal_chests(ctx: Ctx, s: State) -> None:
-    rooms = {lvl: [r for r in space_order(list(s.rooms)) if board().spaces[r].level == lvl]
-             for lvl in (1, 2)}
+    rooms = {
+        lvl: [r for r in space_order(list(s.rooms)) if board().spaces[r].level == lvl]
+        for lvl in (1, 2)
+    }
     if s.chest_mode == "crypt":
         cards = list(range(1, 25))
         s.chest_contents = {str(c): "talisman" if c % 2 else "dagger" for c in cards}
@@ -91,16 +93,32 @@ def new_game(
 ) -> Result:
     heroes: dict[str, Hero] = {}
     for seat, hd in enumerate(HEROES[:seats], start=1):
-        heroes[hd.hero] = Hero(hd.hero, seat, hd.start, hd.strength, hd.stamina, hd.stamina,
-                               tale.gold)
+        heroes[hd.hero] = Hero(
+            hd.hero, seat, hd.start, hd.strength, hd.stamina, hd.stamina, tale.gold
+        )
     order = [h.hero for h in HEROES[:seats]]
     limit = options.get("round_limit") or tale.round_limit
-    s = State(tale.slug, tale.chest_mode, list(tale.levels), heroes, order, {}, {}, {}, [], [],
-              [], [], seed_rng(seed), int(limit), Turn(order[0]), order[0])
+    s = State(
+        tale.slug,
+        tale.chest_mode,
+        list(tale.levels),
+        heroes,
+        order,
+        {},
+        {},
+        {},
+        [],
+        [],
+        [],
+        [],
+        seed_rng(seed),
+        int(limit),
+        Turn(order[0]),
+        order[0],
+    )
     ctx = Ctx(s)
     if commitment:
-        ctx.emit("commitment", "The dice are sealed before the first roll.",
-                 commitment=commitment)
+        ctx.emit("commitment", "The dice are sealed before the first roll.", commitment=commitment)
     for level in tale.levels:
         faces = list(LEVEL_TILES[level])
         ctx.dice.shuffle(faces)
@@ -146,8 +164,7 @@ def duel_targets(s: State, hero: Hero) -> list[Hero]:
     if s.turn.dueled or s.turn.trapped or fighting(s) or s.spoils is not None:
         return []
     near = set(neighbours(s, hero.space))
-    return [s.heroes[h] for h in s.order
-            if s.heroes[h].space in near and not s.heroes[h].invisible]
+    return [s.heroes[h] for h in s.order if s.heroes[h].space in near and not s.heroes[h].invisible]
 
 
 def _use_options(s: State, hero: Hero) -> list[Action]:
@@ -155,10 +172,10 @@ def _use_options(s: State, hero: Hero) -> list[Action]:
     for item in ITEMS:
         if item not in hero.items:
             continue
-        if item in HEAL_ITEMS and hero.stamina < hero.stamina_max:
-            out.append(Action("use", hero.hero, item=item))
-        elif item == "Magic Arrow" and not hero.in_crypt and (
-            s.fight is not None or (s.duel is not None and s.duel.defender is not None)
+        if (item in HEAL_ITEMS and hero.stamina < hero.stamina_max) or (
+            item == "Magic Arrow"
+            and not hero.in_crypt
+            and (s.fight is not None or (s.duel is not None and s.duel.defender is not None))
         ):
             out.append(Action("use", hero.hero, item=item))
         elif item == "Torch" and not fighting(s):
@@ -173,8 +190,10 @@ def hero_actions(s: State, hero: Hero) -> list[Action]:
     h = hero.hero
     if s.spoils is not None:
         loser = s.heroes[s.spoils.loser]
-        return [Action("spoils", h, take=k, item=i)
-                for k, i in spoils_options(s, hero, loser, s.spoils.kind)]
+        return [
+            Action("spoils", h, take=k, item=i)
+            for k, i in spoils_options(s, hero, loser, s.spoils.kind)
+        ]
     out: list[Action] = []
     if s.fight is not None:
         out.append(Action("strike", h, by="hero"))
@@ -190,8 +209,11 @@ def hero_actions(s: State, hero: Hero) -> list[Action]:
         if length:
             out.extend(Action("move", h, to=d) for d in destinations(s, hero, length))
         if store_open(s, hero):
-            out.extend(Action("buy", h, item=i) for i in ITEMS
-                       if i not in hero.items and hero.gold >= price(h, i))
+            out.extend(
+                Action("buy", h, item=i)
+                for i in ITEMS
+                if i not in hero.items and hero.gold >= price(h, i)
+            )
         out.extend(Action("attack_hero", h, target=t.hero) for t in duel_targets(s, hero))
     out.extend(Action("cast", h, spell=sp, target=t) for sp, t in castable(s, hero))
     out.extend(_use_options(s, hero))
@@ -216,7 +238,7 @@ def seats_to_move(s: State) -> list[int]:
 
 
 # --- applying -----------------------------------------------------------------------------------
-def _refuse_reason(s: State, hero: Hero, action: Action) -> str:  # noqa: PLR0911
+def _refuse_reason(s: State, hero: Hero, action: Action) -> str:
     busy = fighting(s) or s.spoils is not None
     if s.spoils is not None and action.type != "spoils":
         return "Choose your spoils first."
@@ -283,7 +305,7 @@ def set_surrender(state: State, action: Action) -> Result:
     return Result(s, [])
 
 
-def _play(ctx: Ctx, a: Action) -> None:  # noqa: PLR0912
+def _play(ctx: Ctx, a: Action) -> None:
     s = ctx.s
     hero = s.heroes[a.hero]
     if a.type == "move" and a.to is not None:
@@ -293,8 +315,9 @@ def _play(ctx: Ctx, a: Action) -> None:  # noqa: PLR0912
         hero.gold -= cost
         hero.items.append(a.item)
         hero.items.sort(key=ITEMS.index)
-        ctx.emit("buy", f"{hero.short} buys the {a.item} for {cost} gold.", hero=hero.hero,
-                 item=a.item)
+        ctx.emit(
+            "buy", f"{hero.short} buys the {a.item} for {cost} gold.", hero=hero.hero, item=a.item
+        )
     elif a.type == "strike":
         s.turn.acted = True
         if s.fight is not None:
@@ -338,8 +361,10 @@ def _move(ctx: Ctx, hero: Hero, to: str) -> None:
     ctx.emit("move", f"{hero.short} moves to {space.name}{tail}.", hero=hero.hero, path=path)
     if hero.in_crypt and not was_in_crypt:
         count = discard_all_spells(ctx, hero)
-        ctx.voice(f"{hero.name} enters my crypt. Your magic is worthless here"
-                  f"{f' ({count} spell card(s) discarded)' if count else ''}.")
+        ctx.voice(
+            f"{hero.name} enters my crypt. Your magic is worthless here"
+            f"{f' ({count} spell card(s) discarded)' if count else ''}."
+        )
     if space.kind == "room" and s.rooms[to].monster is not None:
         start_room_fight(ctx, hero, to, came_from)
     elif space.kind == "room" and s.rooms[to].chests:
@@ -360,8 +385,9 @@ def _use(ctx: Ctx, hero: Hero, item: str, target: str | None) -> None:
         gained = heal(hero, HEAL_ITEMS[item])
         ctx.emit("use", f"{hero.short} drinks the {item}: +{gained} Stamina.", hero=hero.hero)
     elif item == "Magic Arrow":
-        ctx.emit("use", f"{hero.short} looses a Magic Arrow: the foe loses 1 Stamina.",
-                 hero=hero.hero)
+        ctx.emit(
+            "use", f"{hero.short} looses a Magic Arrow: the foe loses 1 Stamina.", hero=hero.hero
+        )
         if s.fight is not None:
             wound_monster(ctx, 1)
         else:
@@ -369,9 +395,14 @@ def _use(ctx: Ctx, hero: Hero, item: str, target: str | None) -> None:
     elif item == "Torch" and target is not None:
         face = s.tiles[target].face
         hero.known[target] = face
-        ctx.private(hero, "torch", f"{hero.short} holds up the Torch: the tile shows {face}.",
-                    f"{hero.short} holds up a Torch and peers at a tile.", space=target,
-                    face=face)
+        ctx.private(
+            hero,
+            "torch",
+            f"{hero.short} holds up the Torch: the tile shows {face}.",
+            f"{hero.short} holds up a Torch and peers at a tile.",
+            space=target,
+            face=face,
+        )
 
 
 # --- the end of a turn and the next (rules 4.3) -------------------------------------------------
@@ -382,8 +413,9 @@ def end_turn(ctx: Ctx, swap: str | None) -> None:
         ctx.emit("rest", f"{hero.short} rests: +1 Stamina.", hero=hero.hero)
     if swap is not None and swap in hero.spells:
         discard_spell(ctx, hero, swap)
-        ctx.private(hero, "swap", f"{hero.short} discards {swap}.",
-                    f"{hero.short} discards a spell card.")
+        ctx.private(
+            hero, "swap", f"{hero.short} discards {swap}.", f"{hero.short} discards a spell card."
+        )
     if not hero.in_crypt:
         draw_spells(ctx, hero)
     s.quiet_turns = 0 if s.turn.fought else s.quiet_turns + 1
@@ -453,4 +485,3 @@ def replay(state: State, actions: Sequence[tuple[int, Json]]) -> State:
     for seat, action in actions:
         state = apply(state, seat, action).state
     return state
-

@@ -8,9 +8,17 @@ from apps.games.port import Refusal, RefusalKind, Scenario, SeatRole, Setting, S
 
 from . import ai, engine, events, views
 from .actions import parse
+from .combat import default_spoils
 from .data import HERO_BY_ID, HEROES
-from .scenarios import ROUND_LIMITS, SLUGS, Tale, scenario_parse, scenario_problems, shipped
-from .scenarios import shipped_source
+from .scenarios import (
+    ROUND_LIMITS,
+    SLUGS,
+    Tale,
+    scenario_parse,
+    scenario_problems,
+    shipped,
+    shipped_source,
+)
 from .state import State, state_from_json, state_to_json
 
 Json = dict[str, Any]
@@ -51,8 +59,10 @@ class ZagorFace:
         if limit is not None and (
             not isinstance(limit, int) or isinstance(limit, bool) or not low <= limit <= high
         ):
-            problems.append(f"The round limit is a whole number from {low} to {high}, or empty "
-                            "for the tale's own.")
+            problems.append(
+                f"The round limit is a whole number from {low} to {high}, or empty "
+                "for the tale's own."
+            )
         return problems
 
     def option_lines(self, options: Json) -> list[str]:
@@ -60,8 +70,10 @@ class ZagorFace:
         if limit:
             first = f"The game ends after {limit} rounds if nobody has won: Zagor keeps his crypt."
         else:
-            first = ("The game ends after the tale's own round limit (Orb 30, Spectre 40, the "
-                     "full game 60) if nobody has won: Zagor keeps his crypt.")
+            first = (
+                "The game ends after the tale's own round limit (Orb 30, Spectre 40, the "
+                "full game 60) if nobody has won: Zagor keeps his crypt."
+            )
         return [first, "Every seat is a hero; the server speaks for Zagor.", TIMEOUT_RULE]
 
     # --- scenarios -------------------------------------------------------------------------------
@@ -123,8 +135,6 @@ class ZagorFace:
             return None
         hero = s.active.hero
         if s.spoils is not None:
-            from .combat import default_spoils  # noqa: PLC0415 - the one caller
-
             if s.spoils.kind == "kill":
                 return {"type": "spoils", "hero": hero, "take": "stay", "item": None}
             take, item = default_spoils(s, s.active, s.heroes[s.spoils.loser])

@@ -190,5 +190,6 @@ def blow_away(ctx: Ctx, hero: Hero, why: str) -> None:
     if not spaces:
         return
     hero.space = spaces[ctx.dice.below(len(spaces), "teleport")]
-    ctx.emit("moved", f"{why} {hero.short} lands elsewhere on the level.", hero=hero.hero,
-             to=hero.space)
+    ctx.emit(
+        "moved", f"{why} {hero.short} lands elsewhere on the level.", hero=hero.hero, to=hero.space
+    )

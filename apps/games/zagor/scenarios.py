@@ -61,8 +61,10 @@ def scenario_problems(source: str) -> list[str]:
     low, high = ROUND_LIMITS
     if not isinstance(limit, int) or isinstance(limit, bool) or not low <= limit <= high:
         problems.append(f"'round_limit' must be a whole number from {low} to {high}.")
-    unknown = sorted(set(data) - {"slug", "name", "summary", "story", "goal", "chests",
-                                  "levels", "gold", "round_limit"})
+    unknown = sorted(
+        set(data)
+        - {"slug", "name", "summary", "story", "goal", "chests", "levels", "gold", "round_limit"}
+    )
     if unknown:
         problems.append(f"Unknown fields: {', '.join(unknown)}.")
     return problems
@@ -73,8 +75,17 @@ def scenario_parse(slug: str, source: str) -> Tale:
     if problems:
         raise ValueError("; ".join(problems))
     d = _load(source)
-    return Tale(slug, d["name"], d["summary"], d["story"], tuple(d["levels"]), d["gold"],
-                d["chests"], d["goal"], d["round_limit"])
+    return Tale(
+        slug,
+        d["name"],
+        d["summary"],
+        d["story"],
+        tuple(d["levels"]),
+        d["gold"],
+        d["chests"],
+        d["goal"],
+        d["round_limit"],
+    )
 
 
 @cache

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .board import board
-from .combat import retreat, wound_duel_foe, wound_monster, win_fight
+from .combat import retreat, win_fight, wound_duel_foe, wound_monster
 from .context import Ctx
 from .data import HIRELINGS, ITEMS, SPELLS
 from .heroes import (
@@ -127,8 +127,13 @@ def cast(ctx: Ctx, spell: str, target: Target) -> None:
     s.turn.acted = True
     if SPELLS[spell].target == "hero" and target is not None:
         victim = s.heroes[target]
-        ctx.emit("cast", f"{hero.short} casts {spell} on {victim.short}.", hero=hero.hero,
-                 spell=spell, target=target)
+        ctx.emit(
+            "cast",
+            f"{hero.short} casts {spell} on {victim.short}.",
+            hero=hero.hero,
+            spell=spell,
+            target=target,
+        )
         if "Magic Screen" in victim.spells:
             victim.spells.remove("Magic Screen")
             s.discards.append("Magic Screen")
@@ -140,7 +145,7 @@ def cast(ctx: Ctx, spell: str, target: Target) -> None:
     _on_self(ctx, hero, spell, target)
 
 
-def _on_hero(ctx: Ctx, hero: Hero, victim: Hero, spell: str) -> None:  # noqa: PLR0912
+def _on_hero(ctx: Ctx, hero: Hero, victim: Hero, spell: str) -> None:
     s = ctx.s
     if spell == "Charisma" and victim.hireling is not None:
         hero.hireling, victim.hireling = victim.hireling, None
@@ -198,7 +203,7 @@ def _on_hero(ctx: Ctx, hero: Hero, victim: Hero, spell: str) -> None:  # noqa: P
         ctx.emit("moved", f"{hero.short} and {victim.short} change places.")
 
 
-def _on_self(ctx: Ctx, hero: Hero, spell: str, target: Target) -> None:  # noqa: PLR0912
+def _on_self(ctx: Ctx, hero: Hero, spell: str, target: Target) -> None:
     s = ctx.s
     if spell == "Alchemy":
         hero.gold += 5
@@ -252,8 +257,13 @@ def _on_self(ctx: Ctx, hero: Hero, spell: str, target: Target) -> None:  # noqa:
         card = draw_card(ctx)
         if card is not None:
             hero.spells.append(card)
-            ctx.private(hero, "spell_drawn", f"{hero.short} draws {card}.",
-                        f"{hero.short} draws a spell card.", spells=[card])
+            ctx.private(
+                hero,
+                "spell_drawn",
+                f"{hero.short} draws {card}.",
+                f"{hero.short} draws a spell card.",
+                spells=[card],
+            )
     elif spell == "Transformation" and s.fight is not None:
         s.fight.strength = max(1, s.fight.strength - 2)
     elif spell == "Tunnel":
@@ -266,8 +276,13 @@ def _on_self(ctx: Ctx, hero: Hero, spell: str, target: Target) -> None:  # noqa:
         }
         hero.known.update(seen)
         listing = ", ".join(seen.values())
-        ctx.private(hero, "vision", f"{hero.short} sees the tiles around him: {listing}.",
-                    f"{hero.short} peers into the dark.", seen=seen)
+        ctx.private(
+            hero,
+            "vision",
+            f"{hero.short} sees the tiles around him: {listing}.",
+            f"{hero.short} peers into the dark.",
+            seen=seen,
+        )
     elif spell == "Weapons" and target is not None:
         hero.items.append(target)
         hero.items.sort(key=ITEMS.index)

@@ -64,7 +64,7 @@ def _gold(ctx: Ctx, hero: Hero, amount: int, dice: list[dict[str, object]] | Non
     ctx.emit("gold", f"{hero.short} gains {amount} gold.", hero=hero.hero, dice=dice)
 
 
-def _apply(ctx: Ctx, hero: Hero, face: str) -> bool:  # noqa: PLR0911 - one branch per tile
+def _apply(ctx: Ctx, hero: Hero, face: str) -> bool:
     """Apply a tile's effect; True when the tile is used up (rules 6.1)."""
     if face in ITEMS:
         return _take_item(ctx, hero, face)
@@ -98,7 +98,7 @@ def _apply(ctx: Ctx, hero: Hero, face: str) -> bool:  # noqa: PLR0911 - one bran
     return False
 
 
-def _apply_standing(ctx: Ctx, hero: Hero, face: str) -> None:  # noqa: PLR0912
+def _apply_standing(ctx: Ctx, hero: Hero, face: str) -> None:
     """Tiles that stay and apply to the next hero too."""
     s = ctx.s
     if face == "Giant Rats":
@@ -127,8 +127,13 @@ def _apply_standing(ctx: Ctx, hero: Hero, face: str) -> None:  # noqa: PLR0912
         if hero.spells:
             card = hero.spells.pop(ctx.dice.below(len(hero.spells), "pick"))
             s.discards.append(card)
-            ctx.private(hero, "tile", f"The witch takes your {card}.",
-                        f"The witch takes one of {hero.short}'s spell cards.", hero=hero.hero)
+            ctx.private(
+                hero,
+                "tile",
+                f"The witch takes your {card}.",
+                f"The witch takes one of {hero.short}'s spell cards.",
+                hero=hero.hero,
+            )
         else:
             _hurt(ctx, hero, 1)
     elif face == "Dark Elf":

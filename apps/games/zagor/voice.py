@@ -44,12 +44,14 @@ def random_event(ctx: Ctx) -> None:
         draw_spells(ctx, target)
     elif event == "Wandering monster":
         target.orders.append(SUMMONED)
-        ctx.voice(f"{name}, a monster hunts you: it finds you next turn.", event=event,
-                  hero=target.hero)
+        ctx.voice(
+            f"{name}, a monster hunts you: it finds you next turn.", event=event, hero=target.hero
+        )
     elif event == "Paralysis":
         target.no_move_next = True
-        ctx.voice(f"{name}, your legs turn to stone: no move next turn.", event=event,
-                  hero=target.hero)
+        ctx.voice(
+            f"{name}, your legs turn to stone: no move next turn.", event=event, hero=target.hero
+        )
     else:
         ctx.voice(f"{name}, a treasure for you.", event=event, hero=target.hero)
         if s.chest_mode == "crypt" and s.chest_supply:
