@@ -5,7 +5,7 @@ import pytest
 from apps.games.port import Refusal, RefusalKind
 from apps.games.zagor.data import HEROES, LIST_PRICES, price
 
-from .builders import a, act, clear_tiles, game, legal, put, turn_to
+from .builders import a, act, clear_tiles, fight, game, legal, put, turn_to
 
 
 def test_heroes_values_follow_the_table():
@@ -62,8 +62,6 @@ def test_a_torch_shows_one_linked_face_down_tile_to_its_holder_alone():
 
 
 def test_a_magic_arrow_wounds_the_foe_in_a_fight():
-    from .builders import fight
-
     s = fight(turn_to(game(), "barbarian"), stamina=3)
     s.heroes["barbarian"].items = ["Magic Arrow"]
     assert act(s, a("use", item="Magic Arrow")).state.fight.stamina == 2

@@ -4,7 +4,7 @@ import pytest
 
 from apps.games.port import Refusal
 
-from .builders import a, act, clear_tiles, game, legal, legal_types, put, turn_to
+from .builders import a, act, clear_tiles, fight, game, legal, legal_types, put, turn_to
 
 
 def pair():
@@ -24,8 +24,6 @@ def test_no_duel_with_a_hero_further_away():
 
 
 def test_no_duel_during_a_monster_fight():
-    from .builders import fight
-
     s = fight(pair())
     assert "attack_hero" not in legal_types(s)
 
