@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 LEVEL_NAMES = {1: "the Chambers of Death", 2: "the Halls of Fear", 3: "the Crypt of Zagor"}
 
@@ -196,7 +197,7 @@ def space_order(ids: list[str]) -> list[str]:
     return sorted(ids, key=_order_key)
 
 
-def layout() -> dict[str, object]:
+def layout() -> dict[str, Any]:
     """The board as JSON for drawing: levels with their spaces and links."""
     b = board()
     levels = []

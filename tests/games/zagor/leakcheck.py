@@ -31,7 +31,9 @@ def twin(s: State, seat: int, salt: int = 1) -> State:
         for _ in hero.spells:
             rng, i = below(rng, len(names))
             fresh.append(names[i] if names[i] != "Magic Screen" else "Life")
-        hero.spells = [sp if sp == "Magic Screen" else f for sp, f in zip(hero.spells, fresh)]
+        hero.spells = [
+            sp if sp == "Magic Screen" else f for sp, f in zip(hero.spells, fresh, strict=True)
+        ]
         hero.known = {}
         hero.surrender_at = 5 - hero.surrender_at if hero.surrender_at <= 5 else 0
         for c in hero.chests:
@@ -42,8 +44,9 @@ def twin(s: State, seat: int, salt: int = 1) -> State:
             t.chest_contents[str(c)] = s.chest_contents[str(c)]
     held = {c for h in t.heroes.values() for c in h.chests}
     special = [k for k, v in t.chest_contents.items() if v in ("orb", "spirit")]
-    unwon = sorted(k for k in t.chest_contents if int(k) not in held
-                   and t.chest_contents[k] == "gold")
+    unwon = sorted(
+        k for k in t.chest_contents if int(k) not in held and t.chest_contents[k] == "gold"
+    )
     if special and int(special[0]) not in held and unwon:
         kind = t.chest_contents[special[0]]
         t.chest_contents[special[0]], t.chest_contents[unwon[0]] = "gold", kind

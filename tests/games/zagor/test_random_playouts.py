@@ -32,7 +32,7 @@ def check_game(slug, heroes, seed, policy, max_actions, leak_every=0):
         state = apply(state, seat, action).state
     assert state == final
     # JSON round-trip
-    for st in steps[:: max(1, len(steps) // 5)] + [final]:
+    for st in [*steps[:: max(1, len(steps) // 5)], final]:
         data = json.loads(json.dumps(GAME.state_to_json(st)))
         assert GAME.state_from_json(data, None) == st
     if leak_every:

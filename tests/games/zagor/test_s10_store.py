@@ -10,7 +10,11 @@ from .builders import a, act, clear_tiles, fight, game, legal, put, turn_to
 
 def test_heroes_values_follow_the_table():
     assert [(h.hero, h.strength, h.stamina) for h in HEROES] == [
-        ("barbarian", 6, 8), ("dwarf", 6, 8), ("warrior", 7, 6), ("wizard", 5, 9)]
+        ("barbarian", 6, 8),
+        ("dwarf", 6, 8),
+        ("warrior", 7, 6),
+        ("wizard", 5, 9),
+    ]
 
 
 def test_each_hero_has_his_own_prices():

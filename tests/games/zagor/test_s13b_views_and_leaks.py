@@ -54,10 +54,12 @@ def test_a_private_event_reaches_its_seat_and_a_redacted_form_the_others():
 
 def test_views_of_twin_games_differing_only_in_hidden_things_are_equal():
     positions = []
-    playout("crypt_of_zagor", 3, 5, on_step=lambda st, seat, act_: positions.append(st),
-            max_actions=300)
-    playout("enchanted_orb", 2, 5, on_step=lambda st, seat, act_: positions.append(st),
-            max_actions=200)
+    playout(
+        "crypt_of_zagor", 3, 5, on_step=lambda st, seat, act_: positions.append(st), max_actions=300
+    )
+    playout(
+        "enchanted_orb", 2, 5, on_step=lambda st, seat, act_: positions.append(st), max_actions=200
+    )
     for st in positions[::17]:
         for seat in range(0, len(st.heroes) + 1):
             other = twin(st, seat)

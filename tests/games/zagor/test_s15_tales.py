@@ -17,12 +17,14 @@ def test_the_orb_is_announced_to_all_when_won():
     s.fight.space = room
     r = act(s, a("strike"), {"d10": [1, 10]})
     assert r.state.heroes["barbarian"].chests == [orb]
-    assert any(e["type"] == "voice" and "Enchanted Orb" in e["text"] and e["audience"] == "all"
-               for e in r.events)
+    assert any(
+        e["type"] == "voice" and "Enchanted Orb" in e["text"] and e["audience"] == "all"
+        for e in r.events
+    )
 
 
 def test_a_gold_chest_of_the_orb_tale_is_two_gold_at_once():
-    s, orb, room = orb_table()
+    s, orb, _ = orb_table()
     other = next(r for r, st in s.rooms.items() if st.chests and st.chests[0] != orb)
     put(s, "barbarian", other)
     fight(s, stamina=1)

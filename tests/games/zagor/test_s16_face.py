@@ -39,8 +39,19 @@ def test_three_tales_are_shipped_and_parse_cleanly():
 
 def test_scenario_problems_name_what_is_wrong():
     assert GAME.scenario_problems("{") and "JSON" in GAME.scenario_problems("{")[0]
-    bad = json.dumps({"slug": "x", "name": "x", "summary": "x", "story": "x", "goal": "x",
-                      "chests": "orb", "levels": [1, 2], "gold": -1, "round_limit": 1})
+    bad = json.dumps(
+        {
+            "slug": "x",
+            "name": "x",
+            "summary": "x",
+            "story": "x",
+            "goal": "x",
+            "chests": "orb",
+            "levels": [1, 2],
+            "gold": -1,
+            "round_limit": 1,
+        }
+    )
     problems = " ".join(GAME.scenario_problems(bad))
     assert "levels" in problems and "gold" in problems and "round_limit" in problems
 
@@ -55,9 +66,13 @@ def test_options_accept_a_round_limit_or_the_tales_own():
 
 def test_unparseable_actions_are_malformed():
     s = started()
-    for bad in ("move", {"type": "fly", "hero": "barbarian"}, {"type": "move"},
-                {"type": "move", "hero": "barbarian"}, {"type": "move", "hero": "barbarian",
-                                                       "to": 5}):
+    for bad in (
+        "move",
+        {"type": "fly", "hero": "barbarian"},
+        {"type": "move"},
+        {"type": "move", "hero": "barbarian"},
+        {"type": "move", "hero": "barbarian", "to": 5},
+    ):
         with pytest.raises(Refusal) as err:
             GAME.apply(s, 1, bad)
         assert err.value.kind == RefusalKind.MALFORMED
@@ -105,10 +120,13 @@ def test_the_surrender_setting_is_private_and_applied_by_with_settings():
     assert "surrender_at" not in json.dumps(GAME.seat_view(t, 1)["heroes"])
 
 
-@pytest.mark.parametrize(("setup", "expected"), [
-    (lambda s: fight(s), "retreat"),
-    (lambda s: None, "end_turn"),
-])
+@pytest.mark.parametrize(
+    ("setup", "expected"),
+    [
+        (lambda s: fight(s), "retreat"),
+        (lambda s: None, "end_turn"),
+    ],
+)
 def test_a_timed_out_turn_takes_the_published_default(setup, expected):
     s = turn_to(game(), "barbarian")
     setup(s)

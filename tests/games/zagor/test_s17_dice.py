@@ -25,7 +25,7 @@ def test_every_d10_draw_is_shown_once_in_order_and_the_stream_replays_them():
     def record(state, seat, action):
         seen.append((state, seat, action))
 
-    state, log = playout("crypt_of_zagor", 2, 11, on_step=record, max_actions=400)
+    playout("crypt_of_zagor", 2, 11, on_step=record, max_actions=400)
     for before, seat, action in seen:
         step = apply(before, seat, action)
         rolled = [r + 1 for p, n, r in step.draws if p == "d10"]

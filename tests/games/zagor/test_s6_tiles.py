@@ -24,8 +24,19 @@ def hero(r):
     return r.state.heroes["barbarian"]
 
 
-@pytest.mark.parametrize("item", ["Axe", "Elven Boots", "Healing Potion", "Helmet",
-                                  "Magic Arrow", "Shield", "Torch", "Water Bottle"])
+@pytest.mark.parametrize(
+    "item",
+    [
+        "Axe",
+        "Elven Boots",
+        "Healing Potion",
+        "Helmet",
+        "Magic Arrow",
+        "Shield",
+        "Torch",
+        "Water Bottle",
+    ],
+)
 def test_an_equipment_tile_is_taken_and_used_up(item):
     r = land(item)
     assert item in hero(r).items and "a5" not in r.state.tiles
@@ -41,8 +52,9 @@ def test_mule_is_taken_on_level_two():
     assert "Mule" in hero(r).items and hero(r).chest_limit == 8
 
 
-@pytest.mark.parametrize(("roll", "gold", "potion"), [(2, 20, False), (5, 23, False),
-                                                      (9, 20, True)])
+@pytest.mark.parametrize(
+    ("roll", "gold", "potion"), [(2, 20, False), (5, 23, False), (9, 20, True)]
+)
 def test_barrel_holds_what_the_d10_says(roll, gold, potion):
     r = land("Barrel", forced={"d10": [roll]})
     assert hero(r).gold == gold and ("Healing Potion" in hero(r).items) == potion
@@ -56,8 +68,12 @@ def test_friendly_dwarf_joins_as_hireling():
 
 
 def test_wood_elf_stays_when_the_hero_has_a_hireling():
-    r = land("Wood Elf", on="b1", start="b2",
-             setup=lambda s: setattr(s.heroes["barbarian"], "hireling", Hireling("X", 5, 1)))
+    r = land(
+        "Wood Elf",
+        on="b1",
+        start="b2",
+        setup=lambda s: setattr(s.heroes["barbarian"], "hireling", Hireling("X", 5, 1)),
+    )
     assert r.state.tiles["b1"].face == "Wood Elf"
 
 
@@ -140,8 +156,9 @@ def test_dark_elf_hits_on_a_d10_higher_than_strength():
 
 
 def test_druid_heals_two():
-    r = land("Druid", on="b1", start="b2",
-             setup=lambda s: setattr(s.heroes["barbarian"], "stamina", 3))
+    r = land(
+        "Druid", on="b1", start="b2", setup=lambda s: setattr(s.heroes["barbarian"], "stamina", 3)
+    )
     assert hero(r).stamina == 5
 
 
@@ -150,8 +167,12 @@ def test_evil_wizard_flings_the_hero_onto_the_stone_steps():
 
 
 def test_fountain_of_life_restores_stamina():
-    r = land("Fountain of Life", on="b1", start="b2",
-             setup=lambda s: setattr(s.heroes["barbarian"], "stamina", 2))
+    r = land(
+        "Fountain of Life",
+        on="b1",
+        start="b2",
+        setup=lambda s: setattr(s.heroes["barbarian"], "stamina", 2),
+    )
     assert hero(r).stamina == 8
 
 
@@ -159,8 +180,7 @@ def test_ghost_makes_the_hero_miss_his_next_turn():
     assert hero(land("Ghost", on="b1", start="b2")).miss_turns == 1
 
 
-@pytest.mark.parametrize(("face", "figures"), [("Giant Spider", (5, 2)),
-                                               ("Bone Guardian", (6, 2))])
+@pytest.mark.parametrize(("face", "figures"), [("Giant Spider", (5, 2)), ("Bone Guardian", (6, 2))])
 def test_corridor_monsters_start_a_fight_with_their_figures(face, figures):
     on, start = ("b1", "b2") if face == "Giant Spider" else ("c2", "c1")
     r = land(face, on=on, start=start)
@@ -191,8 +211,12 @@ def test_flame_jet_burns_two():
 
 
 def test_shrine_of_valour_heals_three():
-    r = land("Shrine of Valour", on="c2", start="c1",
-             setup=lambda s: setattr(s.heroes["barbarian"], "stamina", 2))
+    r = land(
+        "Shrine of Valour",
+        on="c2",
+        start="c1",
+        setup=lambda s: setattr(s.heroes["barbarian"], "stamina", 2),
+    )
     assert hero(r).stamina == 5
 
 

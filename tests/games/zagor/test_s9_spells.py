@@ -241,7 +241,10 @@ def test_teleport_goes_to_a_chosen_free_corridor_without_revealing_it():
 
 
 def test_transformation_shrinks_the_monster():
-    assert cast(fight(table(["Transformation"]), strength=5), "Transformation").state.fight.strength == 3
+    assert (
+        cast(fight(table(["Transformation"]), strength=5), "Transformation").state.fight.strength
+        == 3
+    )
 
 
 def test_tunnel_goes_to_the_stone_steps():
