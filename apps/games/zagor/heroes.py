@@ -162,16 +162,15 @@ def lose_one_thing(ctx: Ctx, hero: Hero) -> None:
     ctx.emit("loss", f"{hero.short} has nothing to lose.", hero=hero.hero)
 
 
+START_SPACES = ("s1", "s2", "s3", "s4")
+
+
 def free_start(s: State, hero: Hero) -> str:
-    """His own start space, else the next free one in seat order (rules 7.5)."""
-    starts = [h.start for h in s.heroes.values()] + ["s1", "s2", "s3", "s4"]
-    own = ["s1", "s2", "s3", "s4"].index(hero.start)
-    ring = ["s1", "s2", "s3", "s4"][own:] + ["s1", "s2", "s3", "s4"][:own]
-    for space in ring:
-        other = s.hero_at(space)
-        if other is None or other is hero:
-            return space
-    return starts[0]  # four heroes can always fit on four starts
+    """His own start space, else the next free one in seat order (rules 7.5); four starts always
+    leave one free for the fourth hero."""
+    own = START_SPACES.index(hero.start)
+    ring = START_SPACES[own:] + START_SPACES[:own]
+    return next(sp for sp in ring if s.hero_at(sp) in (None, hero))
 
 
 def send_to_start(ctx: Ctx, hero: Hero, *, miss_turn: bool) -> None:

@@ -119,3 +119,11 @@ def test_a_corridor_monster_slain_removes_its_tile_and_gives_no_chest():
     fight(s, "the Giant Spider", 5, 1, kind="corridor", retreat_to="b1")
     r = act(s, a("strike"), {"d10": [1, 9]})
     assert "b1" not in r.state.tiles and r.state.heroes["barbarian"].chests == []
+
+
+def test_a_fallen_hero_whose_start_is_taken_goes_to_the_next_free_start():
+    s = in_room(heroes=2)
+    put(s, "dwarf", "s1")
+    s.heroes["barbarian"].stamina = 1
+    r = act(s, a("strike"), {"d10": [10], "voice": [1]})
+    assert r.state.heroes["barbarian"].space == "s2"
