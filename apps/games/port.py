@@ -74,6 +74,7 @@ class OptionSpec:
     default: Any
     choices: tuple[tuple[str, str], ...] = ()
     help: str = ""
+    numeric: bool = False  # a choice's value is a whole number (sent as text by a form)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import importlib
 
 from apps.games.port import GameFace
 
-SHIPPED = ("apps.games.heroquest",)
+SHIPPED = ("apps.games.heroquest", "apps.games.zagor")
 DEFAULT_GAME = "heroquest"
 
 _games: dict[str, GameFace] = {}

@@ -116,6 +116,8 @@ class RoomCreateForm(forms.Form):
         for spec in self.face.option_specs():
             value = self.cleaned_data.get(spec.name)
             value = (value or spec.default) if spec.choices else bool(value)
+            if spec.numeric and isinstance(value, str) and value.isdigit():
+                value = int(value)
             if value != spec.default:
                 chosen[spec.name] = value
         return chosen

@@ -99,7 +99,11 @@ def _validate_seat_count(face: GameFace, seat_count: int) -> None:
 
 def _enabled_quest(face: GameFace, slug: str | None) -> models.Model:
     scenarios = quest_choices(game=face.slug)
-    quest = scenarios.first() if slug is None else scenarios.filter(slug=slug).first()
+    if slug is None:  # the game's first shipped scenario, else any it has
+        shipped = [s.slug for s in face.scenarios()][:1]
+        quest = scenarios.filter(slug__in=shipped).first() or scenarios.first()
+    else:
+        quest = scenarios.filter(slug=slug).first()
     if quest is None:
         word = face.scenario_words[0]
         raise RoomError(f"There is no {word} called “{slug}” to play in {face.name}.")
