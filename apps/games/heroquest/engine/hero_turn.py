@@ -244,7 +244,7 @@ def open_door(ctx: Ctx, door_id: str, opener: str) -> None:
     ctx.emit(
         make_event(
             "door_opened",
-            f"{cap(opener)} opens a door ({s.doors[door_id].pub}).",
+            f"{cap(opener)} opens a door.",
             door=s.doors[door_id].pub,
         )
     )
