@@ -691,6 +691,7 @@ function startChat() {
     count: $("chat-count"),
     error: $("chat-error"),
     maxLength: Number(text?.getAttribute("maxlength")) || 1000,
+    timeZone: root.dataset.timeZone ?? "",
   });
   started.start();
   return started;
