@@ -22,6 +22,7 @@ from apps.accounts.models import User
 from apps.campaigns.services import campaign_record_outcome
 from apps.games.heroquest import engine as rules
 from apps.notifications.services import Kind, notification_send
+from apps.play.clock_live import game_clock_changed
 from apps.play.errors import GameNotFound, NotHost, TableRefused
 from apps.play.models import ABANDONED, Game, GameEvent
 from apps.play.notices import game_topic, game_url, turn_notices_send
@@ -86,6 +87,7 @@ def game_pause(*, game_id: int, user: AnyUser, staff: bool = False) -> Game:
         game.paused_at = timezone.now()
         game.save(update_fields=["paused_at", "updated"])
         game_note(game=game, note={"type": "paused", **_by(user, staff=staff)})
+        game_clock_changed(game_id=game.pk)
     return game
 
 
@@ -112,6 +114,7 @@ def game_resume(*, game_id: int, user: AnyUser, staff: bool = False) -> Game:
                 **_by(user, staff=staff),
             },
         )
+        game_clock_changed(game_id=game.pk)
     return game
 
 

@@ -635,10 +635,24 @@ function initPinch() {
 
 // ---- Live updates -----------------------------------------------------------------------
 
-const CONN_TEXT = { live: "Live", connecting: "Connecting…", offline: "Offline – retrying" };
+const CONN_TEXT = { live: "Live", connecting: "Connecting…", offline: "Offline – retrying", closed: "Closed" };
+
+/** The socket was closed for good (4403): say why, and stop trying to catch up. */
+function tableClosed() {
+  state.closed = true;
+  const spectator = root.dataset.spectator === "yes";
+  showMessage(
+    spectator
+      ? "The host closed this table to spectators: the game goes on, but you can no longer watch it."
+      : "You no longer hold a seat in this game: it goes on without you.",
+    "info",
+  );
+  if (spectator) fill($("spectator-note") ?? dom.conn, "The host closed the table to spectators.");
+}
 
 function setConnection(kind) {
   dom.conn.dataset.state = kind;
+  if (kind === "closed") tableClosed();
   // The connection is back: an error about reaching the server no longer holds.
   if (kind === "live" && state.networkError) showMessage("");
   fill(dom.conn, el("span", { class: "conn-dot", "aria-hidden": "true" }), CONN_TEXT[kind] ?? kind);
@@ -650,6 +664,9 @@ function onFrame(frame) {
   } else if (frame?.type === "view" && frame.view) {
     const version = frame.version ?? frame.view.version;
     if (version > (state.view?.version ?? -1)) setView({ ...frame.view, version });
+  } else if (frame?.type === "clock") {
+    // The host paused or resumed, an away player's clock moved: the clock bar is drawn again.
+    document.dispatchEvent(new CustomEvent("board:clock"));
   } else if (frame?.type === "error") {
     showMessage(String(frame.error ?? "The server reported an error."), "error");
   }
@@ -661,14 +678,14 @@ function startLive() {
   const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: () => chat?.catchUp(), onState: setConnection });
   socket.start();
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") {
+    if (document.visibilityState === "visible" && !state.closed) {
       if (!socket.refresh()) refreshView();
       socket.nudge();
     }
   });
   // If the socket is down, still catch up now and then: the view is the whole truth.
   setInterval(() => {
-    if (dom.conn.dataset.state !== "live" && document.visibilityState === "visible" && !state.busy) refreshView();
+    if (dom.conn.dataset.state !== "live" && !state.closed && document.visibilityState === "visible" && !state.busy) refreshView();
   }, 20000);
 }
 
