@@ -19,6 +19,7 @@ import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromRespons
 import { Chat } from "./board/chat.js";
 import { StoryLog } from "./board/log.js";
 import { heroRef } from "./board/names.js";
+import { heroStories } from "./board/quest_end.js";
 import {
   renderActions,
   renderDiceTray,
@@ -180,13 +181,74 @@ function render() {
     state.findSeq = state.findShown?.seq ?? state.findSeq;
     renderFindCard(dom.findCard, null);
   });
-  renderOutcome(dom.outcome, view, { lobby: urls.lobby, armory: urls.armory });
+  renderEnd(view);
   renderStartScreen(view);
   setBusy(state.busy);
   applyZoom();
   if (!state.centred && state.zoom > 1) {
     state.centred = true;
     requestAnimationFrame(centreOnAction);
+  }
+}
+
+// ---- The end of the quest ----------------------------------------------------------------
+
+const end = { loading: false, stories: null, extras: null };
+
+/** The end screen, live: once the view has an outcome, the whole story and the server's part
+ * (the seed revealed, the replay link) are fetched, without a reload. */
+function renderEnd(view) {
+  if (view.outcome && !end.loading) {
+    end.loading = true;
+    end.extras = $("quest-end-extras");
+    loadEnd();
+  }
+  renderOutcome(dom.outcome, view, { lobby: urls.lobby, armory: urls.armory }, { stories: end.stories, extras: end.extras });
+}
+
+async function loadEnd() {
+  document.dispatchEvent(new CustomEvent("board:clock")); // the clock bar goes: nothing runs now
+  const [entries] = await Promise.all([wholeStory(), end.extras ? null : endExtras()]);
+  end.stories = heroStories(entries, state.view);
+  render();
+  if (!end.shown) {
+    end.shown = true;
+    dom.outcome.scrollIntoView({ block: "start" });
+  }
+}
+
+/** Every entry of the story this seat may read (the view keeps only the last ones). */
+async function wholeStory() {
+  const entries = [];
+  try {
+    for (let after = 0; ; ) {
+      const res = await fetch(`${urls.events}?after=${after}&limit=1000`, { credentials: "same-origin", cache: "no-store" });
+      if (!res.ok) throw new Error(String(res.status));
+      const page = await res.json();
+      const list = Array.isArray(page) ? page : (page.entries ?? []);
+      entries.push(...list);
+      if (list.length < 1000) return entries;
+      after = list[list.length - 1].seq;
+    }
+  } catch {
+    return state.view.log ?? [];
+  }
+}
+
+/** The server's part of the end screen, and the opened seal in the fair-dice panel. */
+async function endExtras() {
+  try {
+    const res = await fetch(location.href, { credentials: "same-origin", cache: "no-store" });
+    if (!res.ok) return;
+    const fresh = new DOMParser().parseFromString(await res.text(), "text/html");
+    const extras = fresh.getElementById("quest-end-extras");
+    if (extras) end.extras = document.importNode(extras, true);
+    const panel = fresh.getElementById("fairness-panel");
+    const current = $("fairness-panel");
+    if (panel && current) current.replaceWith(document.importNode(panel, true));
+    else if (panel) document.querySelector(".log-panel")?.before(document.importNode(panel, true));
+  } catch {
+    // offline: a reload shows them
   }
 }
 

@@ -90,3 +90,38 @@ test("chat times are told in the reader's own zone", () => {
   assert.match(clockTime(noon, "Asia/Tokyo"), /(21|09):00/);
   assert.ok(clockTime(noon, "Not/AZone")); // an unknown zone falls back to the browser's
 });
+
+test("each hero's story of the quest: kills, Body lost, gold and finds, spells", async () => {
+  const { heroStories, storyParts } = await import("../../static/js/board/quest_end.js");
+  const view = { heroes: [{ hero: "elf" }, { hero: "wizard" }] };
+  const entries = [
+    {
+      type: "attack",
+      attacker: "elf",
+      target: "m1",
+      defeated: true,
+      text: "The Elf attacks the orc: 2 skulls; the orc cannot defend; the orc loses 1 Body and is defeated.",
+    },
+    { type: "attack", attacker: "m2", target: "elf", hits: 3, lost: 2, text: "" },
+    { type: "trap", hero: "elf", lost: 1, text: "" },
+    { type: "search", search: "treasure", hero: "elf", find: "gold_25", text: "" },
+    { type: "search", search: "treasure", hero: "elf", find: "potion_of_healing", text: "" },
+    { type: "search", search: "treasure", hero: "wizard", find: "treasure", text: "The Wizard searches the room for treasure." },
+    {
+      type: "spell",
+      hero: "wizard",
+      spell: "ball_of_flame",
+      target: "m2",
+      defeated: true,
+      text: "The Wizard casts Ball Of Flame at the second orc: the second orc rolls 1, 2; the second orc loses 1 Body and is defeated.",
+    },
+  ];
+  const stories = heroStories(entries, view);
+  assert.deepEqual(storyParts(stories.get("elf")), ["defeated the orc", "lost 3 Body", "found 25 gold and a potion of healing"]);
+  assert.deepEqual(storyParts(stories.get("wizard")), [
+    "defeated the second orc",
+    "lost no Body",
+    "found treasure once",
+    "cast Ball of Flame",
+  ]);
+});
