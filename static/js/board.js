@@ -8,6 +8,7 @@ import {
   activeMonsterIds,
   boardTargets,
   castableSpells,
+  findLegal,
   indexView,
   keyOf,
   placeName,
@@ -18,7 +19,7 @@ import {
 import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "./board/net.js";
 import { Chat } from "./board/chat.js";
 import { StoryLog } from "./board/log.js";
-import { heroRef } from "./board/names.js";
+import { heroRef, pretty } from "./board/names.js";
 import { heroStories } from "./board/quest_end.js";
 import {
   renderActions,
@@ -130,6 +131,7 @@ function reconcileSelection() {
   const view = state.view;
   const ui = state.ui;
   if (ui.pending && !samePoint(ui.pending.from, currentOrigin(view))) ui.pending = null;
+  if (ui.pending?.action && !findLegal(view, ui.pending.action)) ui.pending = null;
   if (ui.spell && !castableSpells(view).includes(ui.spell)) ui.spell = null;
   if (ui.throw && !throwableWeapons(view).includes(ui.throw)) ui.throw = null;
   const movable = activeMonsterIds(view);
@@ -478,8 +480,15 @@ function onSquare(sq) {
     return;
   }
   if (list?.length) {
+    const target = pickTarget(list);
+    // An attack is a click on a figure, which also shows its card: ask first, as for a far
+    // move, unless the player turned confirmations off (a second tap, Enter or the button).
+    if (target.kind === "attack" && state.confirm && state.ui.pending?.key !== k) {
+      proposeAttack(k, target.action);
+      return;
+    }
     clearPending();
-    perform(pickTarget(list).action);
+    perform(target.action);
     return;
   }
   const path = t.reach.get(k);
@@ -508,11 +517,19 @@ function proposeWalk(k, path) {
   render();
 }
 
+function proposeAttack(k, action) {
+  const figure = state.index.figures.get(k);
+  if (figure?.kind === "monster") state.shownMonster = figure.data.id;
+  state.ui.pending = { key: k, action, from: state.targets.origin, who: walker() };
+  render();
+}
+
 function confirmPending() {
   const pending = state.ui.pending;
   if (!pending) return;
   clearPending();
-  walk(pending.path, pending.who);
+  if (pending.action) perform(pending.action);
+  else walk(pending.path, pending.who);
 }
 
 function clearPending() {
@@ -530,6 +547,28 @@ function renderPending() {
     bar.hidden = true;
     return;
   }
+  bar.setAttribute("aria-label", pending.action ? "Confirm the attack" : "Confirm the move");
+  if (pending.action) {
+    const figure = state.index.figures.get(pending.key);
+    const name = figure?.kind === "hero" ? heroRef(figure.data) : `the ${pretty(figure?.data?.kind ?? "monster").toLowerCase()}`;
+    bar.hidden = false;
+    fill(
+      bar,
+      el(
+        "p",
+        { class: "confirm-text" },
+        `Attack ${name}?`,
+        el("span", { class: "muted small" }, " Tap it again", el("span", { class: "enter-hint" }, " or press Enter"), "."),
+      ),
+      el(
+        "div",
+        { class: "actions" },
+        el("button", { type: "button", class: "primary", id: "attack-confirm-go", onclick: confirmPending }, "Attack"),
+        el("button", { type: "button", id: "move-confirm-cancel", onclick: clearPending }, "Cancel"),
+      ),
+    );
+    return;
+  }
   const where = placeName(state.index, pending.path[pending.path.length - 1]);
   const left = state.view.role === "zargon" ? state.view.turn?.monster_movement_left : state.view.turn?.movement_left;
   const cost = pending.path.length;
@@ -541,7 +580,7 @@ function renderPending() {
       { class: "confirm-text" },
       `Move ${cost} squares ${where ? `to ${where}` : ""}`.trim(),
       Number.isInteger(left) && left ? el("span", { class: "muted small" }, ` (${cost} of ${left} movement)`) : null,
-      el("span", { class: "muted small" }, ". Tap the square again or press Enter."),
+      el("span", { class: "muted small" }, ". Tap the square again", el("span", { class: "enter-hint" }, " or press Enter"), "."),
     ),
     el(
       "div",
@@ -640,9 +679,21 @@ function setZoom(zoom, focus = null) {
   s.scrollTop = top;
 }
 
+// A square a finger can hit: on a touch screen the map opens (and "Play size" returns) at least
+// this big, scrolled to the acting figure; "Fit" shows the whole map, + and pinch zoom in.
+const PLAYABLE_SQUARE_PX = 40;
+const touchScreen = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
+
+/** The zoom at which a square is PLAYABLE_SQUARE_PX wide (1 if the fitted map is already). */
+function playableZoom() {
+  const box = dom.svg.viewBox.baseVal;
+  const square = fitWidth() / (box?.width || 26.5);
+  return Math.max(1, PLAYABLE_SQUARE_PX / square);
+}
+
 function initialZoom() {
-  // The game opens fitted: the whole map in view; + and pinch zoom in.
-  state.zoom = 1;
+  // A mouse opens fitted (the whole map in view); a touch screen opens at a playable size.
+  state.zoom = touchScreen() ? Math.min(6, playableZoom()) : 1;
   applyZoom();
 }
 

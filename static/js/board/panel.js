@@ -133,8 +133,11 @@ function zargonWaitText(box, player) {
   return `Waiting for Zargon${player ? ` (${player})` : ""}…`;
 }
 
-/** Whose turn, movement, action used, and the "your turn" highlight. `seatNames`: seat -> player. */
-export function renderTurn(box, view, index, seatNames = {}) {
+/**
+ * Whose turn, movement, action used, and the "your turn" highlight. `seatNames`: seat -> player.
+ * `step`: in a replay, the step shown (`{n, action}`), told instead of who is awaited.
+ */
+export function renderTurn(box, view, index, seatNames = {}, { step = null } = {}) {
   const turn = view.turn ?? {};
   const mine = (view.legal_actions ?? []).length > 0;
   box.classList.toggle("your-turn", mine);
@@ -150,7 +153,10 @@ export function renderTurn(box, view, index, seatNames = {}) {
   if (mine) head.appendChild(el("span", { class: "your-turn-badge" }, "Your turn"));
   rows.push(el("p", { class: "turn-round muted small" }, `Round ${view.round ?? "?"} · ${view.quest?.name ?? ""}`));
   rows.push(head);
-  if (!mine && turn.phase !== "over" && !view.outcome) {
+  if (step) {
+    const what = step.action ? actionLabel(step.action, index) : "The quest begins";
+    rows.push(el("p", { class: "muted small turn-waiting turn-step" }, `Step ${step.n}: ${what}.`));
+  } else if (!mine && turn.phase !== "over" && !view.outcome) {
     const player = seatNames[turn.seat] ?? seatNames[String(turn.seat)];
     const waiting = turn.seat === 1 ? zargonWaitText(box, player) : `Waiting for ${player ?? "the next player"}…`;
     rows.push(el("p", { class: "muted small turn-waiting" }, waiting));
@@ -416,7 +422,7 @@ export function renderActions(box, view, index, ui, handlers) {
     actionButton(a, index, handlers.onAction, { title: "Enter" }),
   );
   // Ending comes first: on a phone it stays in view under the turn card.
-  const hint = enders.length ? el("span", { class: "small muted" }, "or Enter on the map") : null;
+  const hint = enders.length ? el("span", { class: "small muted enter-hint" }, "or Enter on the map") : null;
   fill(
     box,
     enders.length ? el("div", { class: "actions end-actions" }, enders, hint) : null,
