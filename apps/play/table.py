@@ -131,7 +131,8 @@ def game_seat_give(*, game_id: int, number: int, to_user: User, by: AnyUser) -> 
             return game
         if Seat.objects.filter(room=game.room, user=to_user).exists():
             raise TableRefused(f"{to_user} already plays another seat in this game.")
-        previous = seat.user.get_username() if seat.user else None
+        previous_user = seat.user
+        previous = previous_user.get_username() if previous_user else None
         seat.user = to_user
         seat.save(update_fields=["user"])
         game_seats_changed(game_id=game.pk)  # the previous player's sockets close
@@ -155,6 +156,15 @@ def game_seat_give(*, game_id: int, number: int, to_user: User, by: AnyUser) -> 
             url=game_url(game),
             topic=game_topic(game_id=game.pk),
         )
+        if previous_user is not None:  # the player who lost the seat is told too
+            notification_send(
+                user=previous_user,
+                kind=Kind.SEAT,
+                title=f"Your seat in {game.room.name} was given to {to_user}",
+                body=f"An administrator gave {role} to another player; the game goes on "
+                "without you.",
+                url="/",
+            )
     return game
 
 
