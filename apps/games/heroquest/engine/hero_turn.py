@@ -171,7 +171,7 @@ def sealed_by_a_lock(b: Board, origin: Square, to: Square) -> bool:
             continue
         for side in (door.a, door.b):
             room = geo.area_of.get(side)
-            if room in areas and b.s.quest.areas[room].kind == "room":
+            if room is not None and room in areas and b.s.quest.areas[room].kind == "room":
                 return True
     return False
 
