@@ -1,9 +1,11 @@
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import UsernameField
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.utils import timezone
 
 from apps.accounts import services
 from apps.accounts.models import User
@@ -111,3 +113,13 @@ class ProfileForm(forms.Form):
         help_text="Show a far move's path before taking it, and ask before ending a turn with "
         "movement unrolled or the action unused.",
     )
+
+    def clean(self) -> dict[str, Any]:
+        """An "away until" is a wall-clock time in the zone saved with it: typed in the same save
+        as a new time zone, it is read in the new zone, not in the one the page was shown in."""
+        data = super().clean() or {}
+        away, zone = data.get("away_until"), data.get("time_zone")
+        if away is not None and zone:
+            wall_clock = timezone.make_naive(away, timezone.get_current_timezone())
+            data["away_until"] = timezone.make_aware(wall_clock, ZoneInfo(zone))
+        return data

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
+from django.dispatch import Signal
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -77,6 +78,11 @@ EMAIL_LISTS = {
 }
 
 
+# Sent (sender=User, user=...) when a user's "away until" changes: the games they play, which
+# accounts does not know, show their clocks again (apps/play/clock_live.py listens).
+away_changed = Signal()
+
+
 def user_profile_update(
     *,
     user: User,
@@ -90,6 +96,7 @@ def user_profile_update(
 ) -> User:
     if time_zone and time_zone not in time_zone_names():
         raise ValueError(f"unknown time zone {time_zone!r}")
+    away_moved = user.away_until != away_until
     user.display_name = display_name.strip()
     user.turn_email = User.TurnEmail(turn_email)
     user.reminders = reminders
@@ -108,6 +115,8 @@ def user_profile_update(
             "confirm_actions",
         ]
     )
+    if away_moved:  # the clocks of their games in play move: their open pages are told
+        away_changed.send(sender=User, user=user)
     return user
 
 

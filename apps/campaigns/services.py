@@ -44,7 +44,7 @@ from apps.games.heroquest import (
     seat_of_hero,
 )
 from apps.rooms.models import Room
-from apps.rooms.services import RoomError, room_create
+from apps.rooms.services import RoomError, room_changed, room_create
 
 NAME_MAX_LENGTH = 80
 
@@ -164,14 +164,18 @@ def _startable_quest(campaign: Campaign, quest_slug: str | None) -> str:
 
 
 def campaign_room_abandon(*, room: Room, user: User) -> None:
-    """Unlink a campaign room that was never launched, so another quest can be started."""
+    """Abandon a campaign room that was never launched: the room goes (its seats with it, and
+    from the lobby), so another quest can be started."""
     with transaction.atomic():
         link = CampaignRoom.objects.select_related("campaign", "room").filter(room=room).first()
         if link is None or link.campaign.owner_id != user.pk:
             raise CampaignNotFound("There is no such campaign room.")
         if link.room.status != Room.Status.OPEN:
             raise CampaignError("That quest has already been launched.")
+        room_id = link.room_id
         link.delete()
+        Room.objects.filter(pk=room_id, status=Room.Status.OPEN).delete()
+        room_changed(room_id=room_id)  # its open pages and the lobbies look again
 
 
 def campaign_record_outcome(
@@ -348,6 +352,13 @@ def sheet_wield(*, sheet: CharacterSheet, weapon: str, user: AnyUser) -> Charact
 
 
 GIFTS = {"gold": "gold", "potions": "potions of healing"}
+
+
+def gift_words(field: str, amount: int) -> str:
+    """ "25 gold", "1 potion of healing", "2 potions of healing"."""
+    if field == "potions" and amount == 1:
+        return "1 potion of healing"
+    return f"{amount} {GIFTS[field]}"
 
 
 def _give(

@@ -82,10 +82,18 @@ def campaign_detail(request: AuthenticatedHttpRequest, campaign_id: int) -> Http
             initial={
                 "name": f"{campaign.name}: {upcoming.name}" if upcoming else "",
                 "quest": upcoming.slug if upcoming else "",
+                # The party plays again at its own table: the seats of its last quest.
+                "seats": _party_seats(campaign),
             }
         ),
     }
     return render(request, "campaigns/detail.html", context)
+
+
+def _party_seats(campaign: Campaign) -> int:
+    """How many seats the campaign's last room had (5 for a campaign's first quest)."""
+    rooms = selectors.campaign_rooms(campaign=campaign)
+    return rooms[0].seat_count if rooms else 5
 
 
 @login_required
@@ -143,7 +151,8 @@ def armory(request: AuthenticatedHttpRequest, campaign_id: int, sheet_id: int) -
         except errors.CampaignError as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, f"{sheet.name} bought it.")
+            label = selectors.item_label(request.POST.get("item", "")).lower()
+            messages.success(request, f"{sheet.name} bought the {label}.")
         return redirect("campaigns:armory", campaign_id=campaign_id, sheet_id=sheet.pk)
     context = {
         "campaign": sheet.campaign,
@@ -217,7 +226,8 @@ def _give(
     except errors.CampaignError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, f"{sheet.name} gave {amount} {what} to {to_sheet.name}.")
+        gift = services.gift_words(field, amount)
+        messages.success(request, f"{sheet.name} gave {gift} to {to_sheet.name}.")
     return redirect("campaigns:detail", campaign_id=campaign_id)
 
 

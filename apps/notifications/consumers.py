@@ -2,8 +2,8 @@
 
 The consumer joins the user's own group (`user-<id>`), which carries only that user's
 notifications (title, body, link). Frames sent: `{"type": "notification", "title", "body",
-"url"}`, `{"type": "pong"}` and `{"type": "error", "error"}` (a frame that is not JSON);
-frames accepted: `{"type": "ping"}`.
+"url", "read"}` (`read`: it arrived already read, its game being open), `{"type": "pong"}` and
+`{"type": "error", "error"}` (a frame that is not JSON); frames accepted: `{"type": "ping"}`.
 """
 
 import json
@@ -56,5 +56,6 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
                 "title": message.get("title", ""),
                 "body": message.get("body", ""),
                 "url": message.get("url", ""),
+                "read": bool(message.get("read", False)),
             }
         )

@@ -145,8 +145,9 @@ def notification_deliver(*, notification_id: int, now: datetime | None = None) -
     if not claimed:
         return False
     notification = Notification.objects.select_related("user").get(pk=notification_id)
-    _push(notification)
     route = _email_route(notification, now)
+    _read_on_arrival(notification, now)
+    _push(notification)
     if route == Email.SENT:
         try:
             _email_notification(notification)
@@ -176,6 +177,16 @@ def notifications_deliver_pending(*, now: datetime | None = None) -> int:
     return delivered
 
 
+def _read_on_arrival(notification: Notification, now: datetime) -> None:
+    """A notice about a game the user has open is read as it arrives: they are looking at it
+    (the page shows the turn itself), so it neither raises the badge nor waits to be cleared."""
+    if notification.read or not notification.topic:
+        return
+    if user_is_present(user_id=notification.user_id, topic=notification.topic, now=now):
+        Notification.objects.filter(pk=notification.pk).update(read=True)
+        notification.read = True
+
+
 def _push(notification: Notification) -> None:
     # The notification is stored; if the poke fails the page shows it on the next load.
     message = {
@@ -183,6 +194,7 @@ def _push(notification: Notification) -> None:
         "title": notification.title,
         "body": notification.body,
         "url": notification.url,
+        "read": notification.read,
     }
     group_poke(group=user_group(user_id=notification.user_id), message=message)
 

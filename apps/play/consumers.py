@@ -8,7 +8,8 @@ sent as already-encoded text. A socket only ever receives its own seat's view. T
 the same way: the group message carries a chat message's id only, and each socket reads it back
 through `game_chat_message` (members only).
 Frames sent: `{"type": "view", "version", "view"}`, `{"type": "chat", "message"}`,
-`{"type": "pong"}`, `{"type": "error", "error"}`. Frames accepted: `{"type": "ping"}`,
+`{"type": "clock"}` (the clock changed: paused, resumed, an away player), `{"type": "pong"}`,
+`{"type": "error", "error"}`. Frames accepted: `{"type": "ping"}`,
 `{"type": "refresh"}`.
 
 A spectator (a logged-in user without a seat, in a room that allows them) is served the same way
@@ -208,6 +209,11 @@ class GameConsumer(OffRequestThreadConsumer):
         if self.group is not None and await self._check_seat():
             await self._send_view(force=True)
 
+    async def game_clock(self, message: dict[str, Any]) -> None:
+        """The game's clock changed (paused, resumed, an away player): the page redraws it."""
+        if self.seat is not None:
+            await self.send_json({"type": "clock"})
+
     async def chat_posted(self, message: dict[str, Any]) -> None:
         """The group message: a chat message was posted; send it if this user may read it."""
         message_id = message.get("id")
@@ -303,6 +309,10 @@ class LobbyConsumer(OffRequestThreadConsumer):
 
     async def chat_posted(self, message: dict[str, Any]) -> None:
         """Table talk in a followed game changes nothing the lobby shows."""
+
+    async def game_clock(self, message: dict[str, Any]) -> None:
+        """A followed game's clock changed (its deadline shows in "my games")."""
+        await self.send_json({"type": "changed"})
 
     async def game_seats(self, message: dict[str, Any]) -> None:
         """A seat of a followed game changed hands: the user may have left it."""

@@ -20,6 +20,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.campaigns.services import campaign_record_outcome
 from apps.notifications.services import Kind, notification_send
+from apps.play.clock_live import game_clock_changed
 from apps.play.errors import GameNotFound, NotHost, TableRefused
 from apps.play.models import ABANDONED, Game, GameEvent
 from apps.play.notices import game_topic, game_url, turn_notices_send
@@ -84,6 +85,7 @@ def game_pause(*, game_id: int, user: AnyUser, staff: bool = False) -> Game:
         game.paused_at = timezone.now()
         game.save(update_fields=["paused_at", "updated"])
         game_note(game=game, note={"type": "paused", **_by(user, staff=staff)})
+        game_clock_changed(game_id=game.pk)
     return game
 
 
@@ -110,6 +112,7 @@ def game_resume(*, game_id: int, user: AnyUser, staff: bool = False) -> Game:
                 **_by(user, staff=staff),
             },
         )
+        game_clock_changed(game_id=game.pk)
     return game
 
 
@@ -126,7 +129,8 @@ def game_seat_give(*, game_id: int, number: int, to_user: User, by: AnyUser) -> 
             return game
         if Seat.objects.filter(room=game.room, user=to_user).exists():
             raise TableRefused(f"{to_user} already plays another seat in this game.")
-        previous = seat.user.get_username() if seat.user else None
+        previous_user = seat.user
+        previous = previous_user.get_username() if previous_user else None
         seat.user = to_user
         seat.save(update_fields=["user"])
         game_seats_changed(game_id=game.pk)  # the previous player's sockets close
@@ -151,6 +155,15 @@ def game_seat_give(*, game_id: int, number: int, to_user: User, by: AnyUser) -> 
             url=game_url(game),
             topic=game_topic(game_id=game.pk),
         )
+        if previous_user is not None:  # the player who lost the seat is told too
+            notification_send(
+                user=previous_user,
+                kind=Kind.SEAT,
+                title=f"Your seat in {game.room.name} was given to {to_user}",
+                body=f"An administrator gave {role} to another player; the game goes on "
+                "without you.",
+                url="/",
+            )
     return game
 
 

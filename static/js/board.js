@@ -8,6 +8,7 @@ import {
   activeMonsterIds,
   boardTargets,
   castableSpells,
+  findLegal,
   indexView,
   keyOf,
   placeName,
@@ -18,7 +19,8 @@ import {
 import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "./board/net.js";
 import { Chat } from "./board/chat.js";
 import { StoryLog } from "./board/log.js";
-import { heroRef } from "./board/names.js";
+import { heroRef, pretty } from "./board/names.js";
+import { heroStories } from "./board/quest_end.js";
 import {
   renderActions,
   renderDiceTray,
@@ -129,6 +131,7 @@ function reconcileSelection() {
   const view = state.view;
   const ui = state.ui;
   if (ui.pending && !samePoint(ui.pending.from, currentOrigin(view))) ui.pending = null;
+  if (ui.pending?.action && !findLegal(view, ui.pending.action)) ui.pending = null;
   if (ui.spell && !castableSpells(view).includes(ui.spell)) ui.spell = null;
   if (ui.throw && !throwableWeapons(view).includes(ui.throw)) ui.throw = null;
   const movable = activeMonsterIds(view);
@@ -180,13 +183,74 @@ function render() {
     state.findSeq = state.findShown?.seq ?? state.findSeq;
     renderFindCard(dom.findCard, null);
   });
-  renderOutcome(dom.outcome, view, { lobby: urls.lobby, armory: urls.armory });
+  renderEnd(view);
   renderStartScreen(view);
   setBusy(state.busy);
   applyZoom();
   if (!state.centred && state.zoom > 1) {
     state.centred = true;
     requestAnimationFrame(centreOnAction);
+  }
+}
+
+// ---- The end of the quest ----------------------------------------------------------------
+
+const end = { loading: false, stories: null, extras: null };
+
+/** The end screen, live: once the view has an outcome, the whole story and the server's part
+ * (the seed revealed, the replay link) are fetched, without a reload. */
+function renderEnd(view) {
+  if (view.outcome && !end.loading) {
+    end.loading = true;
+    end.extras = $("quest-end-extras");
+    loadEnd();
+  }
+  renderOutcome(dom.outcome, view, { lobby: urls.lobby, armory: urls.armory }, { stories: end.stories, extras: end.extras });
+}
+
+async function loadEnd() {
+  document.dispatchEvent(new CustomEvent("board:clock")); // the clock bar goes: nothing runs now
+  const [entries] = await Promise.all([wholeStory(), end.extras ? null : endExtras()]);
+  end.stories = heroStories(entries, state.view);
+  render();
+  if (!end.shown) {
+    end.shown = true;
+    dom.outcome.scrollIntoView({ block: "start" });
+  }
+}
+
+/** Every entry of the story this seat may read (the view keeps only the last ones). */
+async function wholeStory() {
+  const entries = [];
+  try {
+    for (let after = 0; ; ) {
+      const res = await fetch(`${urls.events}?after=${after}&limit=1000`, { credentials: "same-origin", cache: "no-store" });
+      if (!res.ok) throw new Error(String(res.status));
+      const page = await res.json();
+      const list = Array.isArray(page) ? page : (page.entries ?? []);
+      entries.push(...list);
+      if (list.length < 1000) return entries;
+      after = list[list.length - 1].seq;
+    }
+  } catch {
+    return state.view.log ?? [];
+  }
+}
+
+/** The server's part of the end screen, and the opened seal in the fair-dice panel. */
+async function endExtras() {
+  try {
+    const res = await fetch(location.href, { credentials: "same-origin", cache: "no-store" });
+    if (!res.ok) return;
+    const fresh = new DOMParser().parseFromString(await res.text(), "text/html");
+    const extras = fresh.getElementById("quest-end-extras");
+    if (extras) end.extras = document.importNode(extras, true);
+    const panel = fresh.getElementById("fairness-panel");
+    const current = $("fairness-panel");
+    if (panel && current) current.replaceWith(document.importNode(panel, true));
+    else if (panel) document.querySelector(".log-panel")?.before(document.importNode(panel, true));
+  } catch {
+    // offline: a reload shows them
   }
 }
 
@@ -416,8 +480,15 @@ function onSquare(sq) {
     return;
   }
   if (list?.length) {
+    const target = pickTarget(list);
+    // An attack is a click on a figure, which also shows its card: ask first, as for a far
+    // move, unless the player turned confirmations off (a second tap, Enter or the button).
+    if (target.kind === "attack" && state.confirm && state.ui.pending?.key !== k) {
+      proposeAttack(k, target.action);
+      return;
+    }
     clearPending();
-    perform(pickTarget(list).action);
+    perform(target.action);
     return;
   }
   const path = t.reach.get(k);
@@ -446,11 +517,19 @@ function proposeWalk(k, path) {
   render();
 }
 
+function proposeAttack(k, action) {
+  const figure = state.index.figures.get(k);
+  if (figure?.kind === "monster") state.shownMonster = figure.data.id;
+  state.ui.pending = { key: k, action, from: state.targets.origin, who: walker() };
+  render();
+}
+
 function confirmPending() {
   const pending = state.ui.pending;
   if (!pending) return;
   clearPending();
-  walk(pending.path, pending.who);
+  if (pending.action) perform(pending.action);
+  else walk(pending.path, pending.who);
 }
 
 function clearPending() {
@@ -468,6 +547,28 @@ function renderPending() {
     bar.hidden = true;
     return;
   }
+  bar.setAttribute("aria-label", pending.action ? "Confirm the attack" : "Confirm the move");
+  if (pending.action) {
+    const figure = state.index.figures.get(pending.key);
+    const name = figure?.kind === "hero" ? heroRef(figure.data) : `the ${pretty(figure?.data?.kind ?? "monster").toLowerCase()}`;
+    bar.hidden = false;
+    fill(
+      bar,
+      el(
+        "p",
+        { class: "confirm-text" },
+        `Attack ${name}?`,
+        el("span", { class: "muted small" }, " Tap it again", el("span", { class: "enter-hint" }, " or press Enter"), "."),
+      ),
+      el(
+        "div",
+        { class: "actions" },
+        el("button", { type: "button", class: "primary", id: "attack-confirm-go", onclick: confirmPending }, "Attack"),
+        el("button", { type: "button", id: "move-confirm-cancel", onclick: clearPending }, "Cancel"),
+      ),
+    );
+    return;
+  }
   const where = placeName(state.index, pending.path[pending.path.length - 1]);
   const left = state.view.role === "zargon" ? state.view.turn?.monster_movement_left : state.view.turn?.movement_left;
   const cost = pending.path.length;
@@ -479,7 +580,7 @@ function renderPending() {
       { class: "confirm-text" },
       `Move ${cost} squares ${where ? `to ${where}` : ""}`.trim(),
       Number.isInteger(left) && left ? el("span", { class: "muted small" }, ` (${cost} of ${left} movement)`) : null,
-      el("span", { class: "muted small" }, ". Tap the square again or press Enter."),
+      el("span", { class: "muted small" }, ". Tap the square again", el("span", { class: "enter-hint" }, " or press Enter"), "."),
     ),
     el(
       "div",
@@ -578,9 +679,21 @@ function setZoom(zoom, focus = null) {
   s.scrollTop = top;
 }
 
+// A square a finger can hit: on a touch screen the map opens (and "Play size" returns) at least
+// this big, scrolled to the acting figure; "Fit" shows the whole map, + and pinch zoom in.
+const PLAYABLE_SQUARE_PX = 40;
+const touchScreen = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
+
+/** The zoom at which a square is PLAYABLE_SQUARE_PX wide (1 if the fitted map is already). */
+function playableZoom() {
+  const box = dom.svg.viewBox.baseVal;
+  const square = fitWidth() / (box?.width || 26.5);
+  return Math.max(1, PLAYABLE_SQUARE_PX / square);
+}
+
 function initialZoom() {
-  // The game opens fitted: the whole map in view; + and pinch zoom in.
-  state.zoom = 1;
+  // A mouse opens fitted (the whole map in view); a touch screen opens at a playable size.
+  state.zoom = touchScreen() ? Math.min(6, playableZoom()) : 1;
   applyZoom();
 }
 
@@ -635,10 +748,24 @@ function initPinch() {
 
 // ---- Live updates -----------------------------------------------------------------------
 
-const CONN_TEXT = { live: "Live", connecting: "Connecting…", offline: "Offline – retrying" };
+const CONN_TEXT = { live: "Live", connecting: "Connecting…", offline: "Offline – retrying", closed: "Closed" };
+
+/** The socket was closed for good (4403): say why, and stop trying to catch up. */
+function tableClosed() {
+  state.closed = true;
+  const spectator = root.dataset.spectator === "yes";
+  showMessage(
+    spectator
+      ? "The host closed this table to spectators: the game goes on, but you can no longer watch it."
+      : "You no longer hold a seat in this game: it goes on without you.",
+    "info",
+  );
+  if (spectator) fill($("spectator-note") ?? dom.conn, "The host closed the table to spectators.");
+}
 
 function setConnection(kind) {
   dom.conn.dataset.state = kind;
+  if (kind === "closed") tableClosed();
   // The connection is back: an error about reaching the server no longer holds.
   if (kind === "live" && state.networkError) showMessage("");
   fill(dom.conn, el("span", { class: "conn-dot", "aria-hidden": "true" }), CONN_TEXT[kind] ?? kind);
@@ -650,6 +777,9 @@ function onFrame(frame) {
   } else if (frame?.type === "view" && frame.view) {
     const version = frame.version ?? frame.view.version;
     if (version > (state.view?.version ?? -1)) setView({ ...frame.view, version });
+  } else if (frame?.type === "clock") {
+    // The host paused or resumed, an away player's clock moved: the clock bar is drawn again.
+    document.dispatchEvent(new CustomEvent("board:clock"));
   } else if (frame?.type === "error") {
     showMessage(String(frame.error ?? "The server reported an error."), "error");
   }
@@ -661,14 +791,14 @@ function startLive() {
   const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: () => chat?.catchUp(), onState: setConnection });
   socket.start();
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") {
+    if (document.visibilityState === "visible" && !state.closed) {
       if (!socket.refresh()) refreshView();
       socket.nudge();
     }
   });
   // If the socket is down, still catch up now and then: the view is the whole truth.
   setInterval(() => {
-    if (dom.conn.dataset.state !== "live" && document.visibilityState === "visible" && !state.busy) refreshView();
+    if (dom.conn.dataset.state !== "live" && !state.closed && document.visibilityState === "visible" && !state.busy) refreshView();
   }, 20000);
 }
 
@@ -691,6 +821,7 @@ function startChat() {
     count: $("chat-count"),
     error: $("chat-error"),
     maxLength: Number(text?.getAttribute("maxlength")) || 1000,
+    timeZone: root.dataset.timeZone ?? "",
   });
   started.start();
   return started;

@@ -1,9 +1,12 @@
 // Live notifications: one websocket per page (/ws/notifications/). A frame
-// {"type": "notification", "title", "body", "url"} bumps the header badge and shows a toast.
-// The page still works without it: /notifications/ lists everything.
+// {"type": "notification", "title", "body", "url", "read"} bumps the header badge and shows a toast.
+// A notice that arrived read (its game is open: the server marked it) leaves the badge alone, and
+// the page of that game shows no toast at all: the turn card says it already. On the game page
+// other notices go into the panel (#play-notices), in the flow, never over the turn card or End
+// turn. The page still works without it: /notifications/ lists everything.
 
 const badge = document.getElementById("notif-count");
-const toasts = document.getElementById("toasts");
+const toasts = document.getElementById("play-notices") ?? document.getElementById("toasts");
 const TOAST_MS = 10000;
 let retry = 1000;
 
@@ -11,6 +14,15 @@ function bump() {
   if (!badge) return;
   badge.textContent = String((parseInt(badge.textContent, 10) || 0) + 1);
   badge.hidden = false;
+}
+
+/** Is `url` the page we are on (a notice about the game on screen)? */
+function here(url) {
+  try {
+    return Boolean(url) && new URL(url, location.href).pathname === location.pathname;
+  } catch {
+    return false;
+  }
 }
 
 function toast({ title, body, url }) {
@@ -45,8 +57,8 @@ function connect() {
       return;
     }
     if (frame && frame.type === "notification") {
-      bump();
-      toast(frame);
+      if (!frame.read) bump();
+      if (!(frame.read && here(frame.url))) toast(frame);
     }
   });
   socket.addEventListener("close", (event) => {

@@ -70,7 +70,7 @@ function show(n) {
   const view = { ...replay.views[n], log: entries, legal_actions: [] };
   const index = indexView(view);
   drawBoard(dom.svg, view, index, boardTargets(view, index, NO_UI), NO_UI);
-  renderTurn(dom.turn, view, index);
+  renderTurn(dom.turn, view, index, {}, { step: { n, action: step.action } });
   renderDiceTray(dom.dice, { ...view, log: step.entries }, index);
   renderHeroes(dom.heroes, view);
   renderMonsters(dom.monsters, view);
@@ -133,8 +133,17 @@ function fillRounds() {
 
 async function verify() {
   dom.verify.disabled = true;
+  root.dataset.checking = "true";
   dom.result.textContent = "Checking every die against the seed…";
+  const summary = dom.status.textContent;
+  dom.status.textContent = `${summary} Checking the dice…`;
+  dom.status.classList.add("checking");
+  // Let the page show that the check runs before the hashing and the walk through the seed.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30)));
   const result = await verifyReplay(replay.fairness, replay.steps);
+  dom.status.classList.remove("checking");
+  delete root.dataset.checking;
+  dom.status.textContent = `${summary} ${result.ok ? "The dice are fair." : "The dice check failed."}`;
   root.dataset.verified = result.ok ? "ok" : "failed";
   dom.result.className = `small ${result.ok ? "verify-ok" : "error"}`;
   dom.result.textContent = result.ok
@@ -144,7 +153,33 @@ async function verify() {
   dom.verify.disabled = false;
 }
 
+const OUTCOME_WORDS = {
+  heroes: "the heroes won",
+  zargon: "Zargon won: no hero was left standing",
+  retreat: "the heroes retreated by the stairway",
+  abandoned: "the game was abandoned",
+};
+
+/** "312 actions over 23 rounds, and Zargon won: no hero was left standing." */
+export function summaryText(actions, rounds, outcome) {
+  const over = Number.isInteger(rounds) && rounds > 0 ? ` over ${rounds} round${rounds === 1 ? "" : "s"}` : "";
+  const how = OUTCOME_WORDS[outcome] ?? (outcome ? `it ended (${String(outcome).replace(/_/g, " ")})` : "it ended");
+  return `${actions} action${actions === 1 ? "" : "s"}${over}, and ${how}.`;
+}
+
+/** ArrowRight / ArrowLeft step, Home / End jump, except in a control that uses the keys itself. */
+function onKey(e) {
+  if (e.altKey || e.ctrlKey || e.metaKey || !replay.steps.length) return;
+  if (e.target.closest?.("input, select, textarea, [contenteditable]")) return;
+  const moves = { ArrowRight: replay.current + 1, ArrowLeft: replay.current - 1, Home: 0, End: replay.steps.length - 1 };
+  if (!(e.key in moves)) return;
+  e.preventDefault();
+  stop();
+  show(moves[e.key]);
+}
+
 function wire() {
+  document.addEventListener("keydown", onKey);
   $("replay-first").addEventListener("click", () => {
     stop();
     show(0);
@@ -196,7 +231,7 @@ async function main() {
   showFairness();
   const wanted = Number(new URLSearchParams(window.location.search).get("step") ?? 0);
   show(Number.isFinite(wanted) ? wanted : 0);
-  dom.status.textContent = `${replay.steps.length - 1} actions; the quest ended: ${root.dataset.outcome}`;
+  dom.status.textContent = summaryText(replay.steps.length - 1, replay.steps[replay.steps.length - 1]?.round, root.dataset.outcome);
   root.dataset.loaded = "true";
   if (!dom.verify.disabled) await verify();
 }

@@ -164,6 +164,22 @@ def test_away_until_is_read_in_the_players_time_zone(player_client: Client, play
     assert player.away_until.isoformat() == "2026-12-24T00:00:00+00:00"
 
 
+def test_away_until_typed_with_a_new_time_zone_is_read_in_the_new_zone(
+    player_client: Client, player: User
+) -> None:
+    player.time_zone = "Europe/London"
+    player.save()
+    response = player_client.post(
+        reverse("profile"),
+        {"turn_email": "immediately", "time_zone": "Asia/Tokyo", "away_until": "2026-12-24T09:00"},
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.time_zone == "Asia/Tokyo"
+    assert player.away_until is not None
+    assert player.away_until.isoformat() == "2026-12-24T00:00:00+00:00"  # 09:00 in Tokyo
+
+
 def test_profile_turns_the_costly_move_confirmations_off_and_on(
     player_client: Client, player: User
 ) -> None:

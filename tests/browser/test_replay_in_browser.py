@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import mimetypes
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 CHROMIUM = Path("/usr/bin/chromium")
 ORIGIN = "https://replay.test"
+SHOTS = ROOT / "var" / "screenshots"
 SEED = 4  # the bot's heroes win the Ambush Hall in 89 actions
 PASSED_ON = ("Content-Type", "Content-Security-Policy", "Cache-Control")
 
@@ -233,3 +235,49 @@ def test_a_public_replay_plays_for_a_visitor(page: Any, finished: Any) -> None:
     Game.objects.filter(pk=game.pk).update(replay_public=True)
     Site(Client()).open(page, game)
     page.wait_for_function("() => document.getElementById('replay').dataset.verified === 'ok'")
+
+
+def test_the_replay_has_drawn_icons_steps_by_keyboard_and_says_how_it_ended(
+    page: Any, finished: Any
+) -> None:
+    game, users = finished
+    site = Site(client_for(users[2]))
+    # The check is slowed so that its status can be seen while it runs.
+    page.add_init_script(
+        "(() => { const digest = crypto.subtle.digest.bind(crypto.subtle);"
+        " crypto.subtle.digest = (...a) =>"
+        " new Promise(r => setTimeout(() => r(digest(...a)), 1500)); })()"
+    )
+    site.open(page, game)
+    status = page.locator("#replay-status")
+    assert "Checking the dice" in (status.inner_text() or "")
+    assert page.locator("#replay").get_attribute("data-checking") == "true"
+    page.wait_for_function("() => document.getElementById('replay').dataset.verified === 'ok'")
+    text = status.inner_text()
+    assert "the quest ended" not in text
+    ending = r"^\d+ actions over \d+ rounds?, and (the heroes|Zargon) .*\. The dice are fair\.$"
+    assert re.search(ending, text), text
+    # First and last are drawn (inline SVG), not font glyphs that Debian's fonts may lack.
+    for button in ("#replay-first", "#replay-back", "#replay-forward", "#replay-last"):
+        icon = page.locator(f"{button} svg path")
+        assert icon.count() == 1
+        box = page.locator(f"{button} svg").bounding_box()
+        assert box and box["width"] >= 12 and box["height"] >= 12
+        assert (page.locator(button).inner_text() or "").strip() == ""
+    # The turn card tells the step, never "Waiting for the next player".
+    assert "Waiting" not in (page.locator("#turn-panel").inner_text() or "")
+    assert "Step 0" in (page.locator("#turn-panel").inner_text() or "")
+    page.locator("#board-scroll").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert step_of(page) == 2
+    assert "Step 2:" in (page.locator("#turn-panel").inner_text() or "")
+    page.keyboard.press("ArrowLeft")
+    assert step_of(page) == 1
+    page.keyboard.press("End")
+    assert step_of(page) == game.version
+    page.keyboard.press("Home")
+    assert step_of(page) == 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".replay-controls").screenshot(path=str(SHOTS / "replay-controls.png"))
+    page.screenshot(path=str(SHOTS / "replay.png"))

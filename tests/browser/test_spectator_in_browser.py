@@ -12,6 +12,8 @@ import re
 import pytest
 from playwright.sync_api import sync_playwright
 
+from tests.servers import ROOT
+
 from .test_play_in_browser import (  # noqa: F401 (chromium and site are fixtures)
     CHROMIUM_ARGS,
     Player,
@@ -136,7 +138,12 @@ def test_a_spectator_watches_a_move_live_and_sees_nothing_hidden(
             # The host stops spectators: Sven's socket closes and the game is gone for him.
             host.page.get_by_role("button", name="Stop spectators watching").click()
             host.page.wait_for_load_state()
-            sven.page.wait_for_selector("#connection[data-state=offline]")
+            # He is told the host closed the table, not "Offline, retrying" forever (issue 21).
+            sven.page.wait_for_selector("#connection[data-state=closed]")
+            told = sven.page.text_content("#play-error-text") or ""
+            assert "The host closed this table to spectators" in told
+            assert "Offline" not in (sven.page.text_content("#connection") or "")
+            sven.page.screenshot(path=str(ROOT / "var" / "screenshots" / "spectator-closed.png"))
             gone = sven.page.request.get(game_url)
             assert gone.status == 404
         finally:

@@ -242,9 +242,15 @@ def test_the_give_potions_form(campaign: Campaign, owner: User) -> None:
     page = client.get(f"/campaigns/{campaign.pk}/").content.decode()
     assert f'name="p{dwarf.pk}-amount"' in page
 
+    one = client.post(
+        f"/campaigns/{campaign.pk}/heroes/{dwarf.pk}/give-potions",
+        {f"p{dwarf.pk}-to_sheet": elf.pk, f"p{dwarf.pk}-amount": 1},
+        follow=True,
+    )
+    assert f"gave 1 potion of healing to {elf.name}" in one.content.decode()  # not "1 potions"
     client.post(
         f"/campaigns/{campaign.pk}/heroes/{dwarf.pk}/give-potions",
-        {f"p{dwarf.pk}-to_sheet": elf.pk, f"p{dwarf.pk}-amount": 2},
+        {f"p{dwarf.pk}-to_sheet": elf.pk, f"p{dwarf.pk}-amount": 1},
     )
     refused = client.post(
         f"/campaigns/{campaign.pk}/heroes/{elf.pk}/give-potions",

@@ -11,6 +11,7 @@ from tests.conftest import make_user
 from tests.play.conftest import client_for
 
 from .conftest import CampaignGame
+from .quest_ends import retreat
 
 pytestmark = pytest.mark.django_db
 
@@ -88,6 +89,7 @@ def test_the_armory_page_lists_prices_and_reasons(campaign: Campaign, owner: Use
 
     response = client.post(url, {"item": "dagger"})
     assert response.status_code == 302
+    assert f"{wizard.name} bought the dagger." in client.get(url).content.decode()  # named
     wizard.refresh_from_db()
     assert (wizard.gold, wizard.items) == (95, ["dagger"])
     client.post(url, {"item": "broadsword"})
@@ -137,6 +139,7 @@ def test_an_unlaunched_campaign_room_can_be_abandoned_so_the_next_quest_can_star
 
     assert response.status_code == 302
     assert not CampaignRoom.objects.filter(room=stuck).exists()
+    assert not Room.objects.filter(pk=stuck.pk).exists()  # really gone: not left waiting
     client.post(f"/campaigns/{campaign.pk}/next", {"name": "Second try", "seats": 2})
     assert CampaignRoom.objects.filter(room__name="Second try", campaign=campaign).exists()
 
@@ -161,3 +164,13 @@ def test_only_the_campaign_owner_may_abandon_a_room(campaign: Campaign, owner: U
 
     assert response.status_code == 404
     assert CampaignRoom.objects.filter(room=room).exists()
+
+
+def test_try_again_defaults_to_the_partys_seat_count(
+    campaign: Campaign, owner: User, campaign_game: CampaignGame
+) -> None:
+    game, _ = campaign_game()  # a 2-seat party
+    retreat(game)
+    page = client_for(owner).get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert "Try again" in page
+    assert '<option value="2" selected>' in page  # not 5

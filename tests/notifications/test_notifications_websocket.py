@@ -42,6 +42,7 @@ async def test_a_notification_reaches_its_users_socket_and_no_other() -> None:
         "title": "Your turn",
         "body": "Round 1.",
         "url": "/games/1/",
+        "read": False,
     }
     assert await alice_socket.receive_nothing()
     assert await bob_socket.receive_nothing()
@@ -49,7 +50,7 @@ async def test_a_notification_reaches_its_users_socket_and_no_other() -> None:
     await bob_socket.disconnect()
 
 
-async def test_the_frame_carries_only_title_body_and_url() -> None:
+async def test_the_frame_carries_only_title_body_url_and_read() -> None:
     alice = await sync_to_async(make_user)()
     socket = await connect(alice)
     layer: Any = get_channel_layer()
@@ -62,6 +63,7 @@ async def test_the_frame_carries_only_title_body_and_url() -> None:
         "title": "T",
         "body": "B",
         "url": "/u",
+        "read": False,
     }
     await socket.send_json_to({"type": "ping"})
     assert await socket.receive_json_from() == {"type": "pong"}

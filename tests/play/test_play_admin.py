@@ -87,6 +87,10 @@ def test_an_absent_players_seat_goes_to_another_user(
     [told] = Notification.objects.filter(user=newcomer)
     assert told.title == "You now play Barbarian & Dwarf in Friday table"
     assert "your turn" in told.body
+    # The player whose seat went is told too (issue 21), with no link into the game.
+    lost = Notification.objects.filter(user=users[2], kind="seat").get()
+    assert lost.title == "Your seat in Friday table was given to newcomer"
+    assert lost.url == "/" and "goes on without you" in lost.body
     [note] = notes(game)
     assert note == {
         "type": "seat_given",

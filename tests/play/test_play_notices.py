@@ -92,6 +92,7 @@ async def test_no_email_while_the_player_has_the_game_open(make_room: RoomMaker)
     await sync_to_async(end_turn)(game, "barbarian")  # the Dwarf's player watches: no email
     [note] = await sync_to_async(lambda: list(Notification.objects.filter(user=users[3])))()
     assert note.email_status == "present" and note.delivered_at is not None
+    assert note.read  # read on arrival: the game it is about is open (issue 21)
     assert emails_to(users[3]) == []
 
     await socket.send_json_to({"type": "ping"})  # the page's heartbeat

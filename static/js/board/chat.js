@@ -7,9 +7,30 @@ import { csrfToken, detailOf } from "./net.js";
 
 const KIND_CLASS = { player: "chat-player", narrator: "chat-narrator", parchment: "chat-parchment" };
 
+/**
+ * The paragraphs of a narrated text: a blank line starts a new one, a single line break inside a
+ * paragraph (a quest file's wrapped lines) is only a space.
+ */
+export function paragraphs(text) {
+  return String(text ?? "")
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s*\n\s*/g, " ").trim())
+    .filter(Boolean);
+}
+
+/** "14:05" in the reader's own time zone (their profile's), else the browser's. */
+export function clockTime(date, timeZone = "") {
+  const options = { hour: "2-digit", minute: "2-digit" };
+  try {
+    return date.toLocaleTimeString([], timeZone ? { ...options, timeZone } : options);
+  } catch {
+    return date.toLocaleTimeString([], options); // an unknown zone name: the browser's
+  }
+}
+
 export class Chat {
-  constructor({ url, log, scroller, older, form, text, narrator, count, error, maxLength }) {
-    Object.assign(this, { url, log, scroller, older, form, text, narrator, count, error, maxLength });
+  constructor({ url, log, scroller, older, form, text, narrator, count, error, maxLength, timeZone = "" }) {
+    Object.assign(this, { url, log, scroller, older, form, text, narrator, count, error, maxLength, timeZone });
     this.ids = new Set();
     this.firstId = null;
     this.lastId = 0;
@@ -50,6 +71,7 @@ export class Chat {
       const page = await this.get({});
       this.add(page.messages);
       this.older.hidden = !page.more;
+      this.showLastFromItsStart();
     } catch {
       this.showError("Could not load the table talk.");
     }
@@ -102,15 +124,28 @@ export class Chat {
     if (!prepend && atBottom) this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
+  /** A long last message (the quest's parchment, say) is read from its first line, not its end. */
+  showLastFromItsStart() {
+    const last = this.log.lastElementChild;
+    if (!last) return;
+    const top = last.getBoundingClientRect().top - this.scroller.getBoundingClientRect().top + this.scroller.scrollTop;
+    if (last.offsetHeight > this.scroller.clientHeight) this.scroller.scrollTop = top;
+  }
+
   item(m) {
     const when = new Date(m.created);
-    const time = Number.isNaN(when.getTime()) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const time = Number.isNaN(when.getTime()) ? "" : clockTime(when, this.timeZone);
+    // The parchment and the narrator tell a story: its paragraphs flow; players' line breaks stay.
+    const told = m.kind === "parchment" || m.kind === "narrator";
+    const text = told
+      ? paragraphs(m.text).map((p) => el("p", { class: "chat-text chat-told" }, p))
+      : el("p", { class: "chat-text" }, m.text);
     return el(
       "li",
       { class: `chat-message ${KIND_CLASS[m.kind] ?? ""}`, dataset: { id: String(m.id) } },
       el("span", { class: "chat-name" }, m.name),
       time ? el("time", { class: "chat-time muted small", datetime: m.created }, time) : "",
-      el("p", { class: "chat-text" }, m.text),
+      text,
     );
   }
 

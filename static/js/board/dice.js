@@ -96,20 +96,24 @@ export function diceRoll(roll, label = "") {
   return group;
 }
 
-/** Who rolled: "the Barbarian", "Durin", "orc m1". */
+/** Who rolled: "Barbarian", "Durin", "orc" (never an id). */
 function rollerName(who, index) {
   if (!who || !index) return "";
   const h = index.heroes.get(who);
   if (h) return h.name || h.hero;
   const m = index.monsters.get(who);
-  if (m) return `${m.kind.replace(/_/g, " ")}${/^[a-z]\d+$/i.test(m.id) ? ` ${m.id}` : ""}`;
+  if (m) return m.kind.replace(/_/g, " ");
   return "";
 }
+
+const rolled = (roll) => (roll?.faces ?? roll?.values ?? []).length > 0;
 
 /** All rolls of one log entry or event, side by side; `labels` names each roll's role. */
 export function diceList(dice, { labels = null, index = null } = {}) {
   const wrap = el("span", { class: "dice" });
   (dice ?? []).forEach((roll, i) => {
+    // A side that rolled nothing (a monster that could not or need not defend) gets no label.
+    if (!rolled(roll)) return;
     const role = labels?.[i] ?? "";
     const who = rollerName(roll?.who, index);
     const label = role ? `${role.charAt(0).toUpperCase()}${role.slice(1)}${who ? ` (${who})` : ""}:` : "";

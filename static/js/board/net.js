@@ -129,9 +129,11 @@ export class LiveSocket {
     ws.addEventListener("close", (e) => {
       if (this.ws !== ws) return;
       if (e.code === 4403) {
-        // Not a member (or logged out): retrying will not help.
+        // Not a member any more (spectators switched off, the seat given away, logged out):
+        // retrying will not help.
         this.stopped = true;
-        this.onState("offline");
+        clearInterval(this.heartbeat);
+        this.onState("closed");
         return;
       }
       this.retry();
@@ -155,6 +157,7 @@ export class LiveSocket {
 
   /** Reconnect now (e.g. when the page becomes visible again). */
   nudge() {
+    if (this.stopped) return;
     if (this.ws?.readyState === WebSocket.OPEN || this.ws?.readyState === WebSocket.CONNECTING) return;
     this.attempt = 0;
     this.connect();

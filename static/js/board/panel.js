@@ -2,6 +2,7 @@
 
 import { diceList } from "./dice.js";
 import { el, fill } from "./dom.js";
+import { storyParts } from "./quest_end.js";
 import { actionKey, actionsOf, activeMonsterIds, castableSpells, placeName, stepMoves, throwableWeapons } from "./model.js";
 import { heroDisplay, heroName, heroRef, joinNames, monsterLabel, pretty, shortId, spellName, trapName } from "./names.js";
 import { spellCard, TREASURE_CARDS } from "./rules.js";
@@ -132,8 +133,11 @@ function zargonWaitText(box, player) {
   return `Waiting for Zargon${player ? ` (${player})` : ""}…`;
 }
 
-/** Whose turn, movement, action used, and the "your turn" highlight. `seatNames`: seat -> player. */
-export function renderTurn(box, view, index, seatNames = {}) {
+/**
+ * Whose turn, movement, action used, and the "your turn" highlight. `seatNames`: seat -> player.
+ * `step`: in a replay, the step shown (`{n, action}`), told instead of who is awaited.
+ */
+export function renderTurn(box, view, index, seatNames = {}, { step = null } = {}) {
   const turn = view.turn ?? {};
   const mine = (view.legal_actions ?? []).length > 0;
   box.classList.toggle("your-turn", mine);
@@ -149,7 +153,10 @@ export function renderTurn(box, view, index, seatNames = {}) {
   if (mine) head.appendChild(el("span", { class: "your-turn-badge" }, "Your turn"));
   rows.push(el("p", { class: "turn-round muted small" }, `Round ${view.round ?? "?"} · ${view.quest?.name ?? ""}`));
   rows.push(head);
-  if (!mine && turn.phase !== "over" && !view.outcome) {
+  if (step) {
+    const what = step.action ? actionLabel(step.action, index) : "The quest begins";
+    rows.push(el("p", { class: "muted small turn-waiting turn-step" }, `Step ${step.n}: ${what}.`));
+  } else if (!mine && turn.phase !== "over" && !view.outcome) {
     const player = seatNames[turn.seat] ?? seatNames[String(turn.seat)];
     const waiting = turn.seat === 1 ? zargonWaitText(box, player) : `Waiting for ${player ?? "the next player"}…`;
     rows.push(el("p", { class: "muted small turn-waiting" }, waiting));
@@ -415,7 +422,7 @@ export function renderActions(box, view, index, ui, handlers) {
     actionButton(a, index, handlers.onAction, { title: "Enter" }),
   );
   // Ending comes first: on a phone it stays in view under the turn card.
-  const hint = enders.length ? el("span", { class: "small muted" }, "or Enter on the map") : null;
+  const hint = enders.length ? el("span", { class: "small muted enter-hint" }, "or Enter on the map") : null;
   fill(
     box,
     enders.length ? el("div", { class: "actions end-actions" }, enders, hint) : null,
@@ -604,8 +611,8 @@ const OUTCOMES = {
   retreat: { title: "The heroes retreat", text: "They escaped by the stairway, but the villain lives: the quest may be tried again." },
 };
 
-/** What a hero came away with, as far as this seat may know it. */
-function heroResult(h, view) {
+/** What a hero came away with and what they did, as far as this seat may know it. */
+function heroResult(h, view, story) {
   const status = { escaped: "escaped", fallen: "fell in the dungeon", playing: "still in the dungeon" }[h.status] ?? h.status;
   const finds = (view.log ?? []).filter((e) => e.type === "search" && e.hero === h.hero && e.find && e.find !== "nothing").length;
   const own = "gold" in h;
@@ -624,14 +631,29 @@ function heroResult(h, view) {
     ` ${status}`,
     own
       ? el("span", {}, ` — carries ${joinNames(found)}`)
-      : finds
+      : finds && !story
         ? el("span", { class: "muted" }, ` — found treasure ${finds === 1 ? "once" : `${finds} times`}`)
         : null,
+    story ? el("p", { class: "result-story small" }, `${cap(joinNames(storyParts(story)))}.`) : null,
   );
 }
 
-/** The quest-end screen: who won, what each hero found, and where to go on. */
-export function renderOutcome(banner, view, links = {}) {
+/** Where a campaign goes on from here: the next quest after a win, the same one again otherwise. */
+function campaignLink(view, url) {
+  if (!url) return null;
+  const won = view.outcome === "heroes";
+  return el(
+    "a",
+    { class: "button primary", id: "end-campaign", href: url },
+    won ? "Next quest: on to the campaign" : "Try again from the campaign",
+  );
+}
+
+/**
+ * The quest-end screen: who won, each hero's story of the quest (`stories`, from the whole log),
+ * the server's part (`extras`: the seed revealed, the replay link) and where to go on.
+ */
+export function renderOutcome(banner, view, links = {}, { stories = null, extras = null } = {}) {
   if (!view.outcome) {
     banner.hidden = true;
     return;
@@ -643,15 +665,17 @@ export function renderOutcome(banner, view, links = {}) {
     banner,
     el("h2", { id: "outcome-title", class: "outcome-title" }, outcome.title),
     outcome.text ? el("p", { class: "outcome-text" }, outcome.text) : null,
+    el("h3", { class: "outcome-subtitle" }, "The heroes' story of the quest"),
     el(
       "ul",
       { class: "result-heroes" },
-      (view.heroes ?? []).map((h) => heroResult(h, view)),
+      (view.heroes ?? []).map((h) => heroResult(h, view, stories?.get(h.hero) ?? null)),
     ),
+    extras,
     el(
       "p",
       { class: "outcome-links" },
-      links.armory ? el("a", { class: "button primary", href: links.armory }, "On to the campaign and its armory") : null,
+      campaignLink(view, links.armory),
       el("a", { class: links.armory ? "button" : "button primary", href: links.lobby || "/" }, "Back to the lobby"),
     ),
   );

@@ -4,31 +4,69 @@
 import { diceList } from "./dice.js";
 import { el } from "./dom.js";
 import { areaTitle, keyOf, placeName } from "./model.js";
-import { heroRef, joinNames, monsterLabel, pretty } from "./names.js";
+import { heroRef, joinNames, pretty } from "./names.js";
 import { ruleAnchor, ruleOf } from "./rules.js";
 
 const MOVES = new Set(["move", "monster_move"]);
 const moverOf = (e) => (MOVES.has(e?.type) && !(e.dice ?? []).length ? `${e.type}:${e.hero ?? e.monster ?? ""}` : null);
 
-/** Consecutive single-square moves of one figure read as one line of the story. */
+/** The last move of a group (a move run may carry what came into sight on its way). */
+const lastMove = (group) => [...group].reverse().find((e) => moverOf(e));
+
+/**
+ * Consecutive single-square moves of one figure read as one line of the story; what comes into
+ * sight on the way ("Part of the Soot Gallery comes into sight") joins that line instead of
+ * splitting the walk in two.
+ */
 export function groupEntries(entries) {
   const groups = [];
   for (const e of entries) {
     const last = groups[groups.length - 1];
     const mover = moverOf(e);
-    if (mover && last && moverOf(last[last.length - 1]) === mover) last.push(e);
+    const walking = last && moverOf(lastMove(last));
+    if (mover && walking === mover) last.push(e);
+    else if (e.type === "reveal" && walking) last.push(e);
     else groups.push([e]);
   }
   return groups;
 }
 
+/** How a sentence names a figure: heroes by name or class, monsters by kind (never an id). */
 function figureName(index, id) {
   if (!id) return "";
   const h = index.heroes.get(id);
   if (h) return heroRef(h);
   const m = index.monsters.get(id);
-  if (m) return `the ${monsterLabel(m).replace(/^\w/, (c) => c.toLowerCase())}`;
+  if (m) return `the ${pretty(m.kind).toLowerCase()}`;
   return "";
+}
+
+/** The engine's own name of a moving figure: "The second orc moves to (3, 4)." -> "The second orc". */
+function moverName(e) {
+  return String(e.text ?? "").match(/^(.*?) (?:moves|leaps)\b/)?.[1] ?? "";
+}
+
+/** The monster a defeating entry names: "...; the second orc loses 1 Body and is defeated." */
+export function defeatedName(e) {
+  const text = String(e.text ?? "");
+  const own = text.match(/(?:^|[;:] )([^;:]*?) (?:loses \d+ Body and )?is defeated/)?.[1];
+  if (own && !/^\d/.test(own)) return own.replace(/^The /, "the ");
+  const struck = text.match(/strikes (.*?):/)?.[1];
+  return struck ?? "a monster";
+}
+
+/** What came into sight along a walk, each area told once: "Part of X comes into sight. There: the orc." */
+function sightText(reveals, index) {
+  const byArea = new Map();
+  for (const r of reveals) {
+    const key = r.area ?? r.seq;
+    const known = byArea.get(key);
+    const there = String(r.text ?? "").match(/ There: (.*)\.$/)?.[1] ?? "";
+    const head = placesInText(String(r.text ?? "").replace(/ There: .*$/, ""), index);
+    if (!known) byArea.set(key, { head, there: there ? [there] : [] });
+    else if (there) known.there.push(there);
+  }
+  return [...byArea.values()].map((a) => `${a.head}${a.there.length ? ` There: ${a.there.join(", ")}.` : ""}`).join(" ");
 }
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
@@ -57,14 +95,19 @@ function placesInText(text, index) {
 
 /** One line of the story for a group of entries (a run of steps is one group). */
 export function storyText(group, index) {
-  const e = group[group.length - 1];
-  if (MOVES.has(e.type) && e.to) {
-    const who = cap(figureName(index, e.hero ?? e.monster)) || String(e.text ?? "").replace(/ (moves|leaps).*$/, "");
-    const where = placeName(index, e.to);
-    const steps = group.length;
-    const leap = / leaps over the pit/.test(e.text ?? "") ? " leaping a pit," : "";
-    return `${who} moves ${steps} square${steps === 1 ? "" : "s"},${leap} ${where ? `to ${where}` : "out of sight"}.`;
+  const move = lastMove(group);
+  if (move?.to) {
+    const moves = group.filter((g) => moverOf(g));
+    const reveals = group.filter((g) => g.type === "reveal");
+    const hero = move.hero ? index.heroes.get(move.hero) : null;
+    const who = (hero ? cap(heroRef(hero)) : moverName(move)) || cap(figureName(index, move.hero ?? move.monster));
+    const where = placeName(index, move.to);
+    const steps = moves.length;
+    const leap = moves.some((g) => / leaps over the pit/.test(g.text ?? "")) ? " leaping a pit," : "";
+    const walked = `${who} moves ${steps} square${steps === 1 ? "" : "s"},${leap} ${where ? `to ${where}` : "out of sight"}.`;
+    return reveals.length ? `${walked} ${sightText(reveals, index)}` : walked;
   }
+  const e = group[group.length - 1];
   if (e.type === "door_opened" && e.door) {
     const who = String(e.text ?? "").match(/^(.*?) opens a door/)?.[1] ?? "Someone";
     return `${who} opens ${doorName(index, e.door)}.`;
@@ -82,7 +125,7 @@ export function entrySquares(group, index) {
     add(e.to);
     add(e.square);
   }
-  const e = group[group.length - 1];
+  const e = lastMove(group) ?? group[group.length - 1];
   if (e.door) for (const sq of index.doorsById.get(e.door)?.between ?? []) add(sq);
   for (const id of [e.hero, e.monster, e.attacker, e.target]) {
     add(index.heroes.get(id)?.position);
@@ -96,7 +139,7 @@ const ROLE_LABEL = ["attacker", "defender"];
 
 /** One <li> of the story. */
 export function storyItem(group, index, { rulesUrl = "", away = false } = {}) {
-  const e = group[group.length - 1];
+  const e = lastMove(group) ?? group[group.length - 1];
   const rule = ruleOf(e);
   const squares = entrySquares(group, index);
   const labels = e.type === "attack" && (e.dice ?? []).length === 2 ? ROLE_LABEL : null;
@@ -113,7 +156,7 @@ export function storyItem(group, index, { rulesUrl = "", away = false } = {}) {
     : null;
   const item = el("li", {
     class: `log-entry log-${e.type ?? "event"}${away ? " log-away-entry" : ""}`,
-    dataset: { seq: String(group[0].seq ?? ""), last: String(e.seq ?? "") },
+    dataset: { seq: String(group[0].seq ?? ""), last: String(group[group.length - 1].seq ?? "") },
   });
   if (squares.length) {
     item.appendChild(
@@ -193,10 +236,11 @@ export function awaySummary(entries, index) {
       }
     } else if (e.type === "wandering_monster") {
       parts.push("a wandering monster appeared");
-    } else if (e.type === "attack" && e.hits && index.heroes.has(e.target)) {
-      lost.set(e.target, (lost.get(e.target) ?? 0) + e.hits);
-    } else if (e.type === "attack" && e.defeated) {
-      parts.push(`${figureName(index, e.attacker) || "a hero"} defeated a monster`);
+    } else if (e.type === "attack" && (e.lost ?? e.hits) && index.heroes.has(e.target)) {
+      lost.set(e.target, (lost.get(e.target) ?? 0) + (e.lost ?? e.hits));
+    } else if (e.defeated && (e.type === "attack" || e.type === "spell" || e.type === "dread_spell_hit")) {
+      const who = figureName(index, e.attacker ?? e.hero);
+      parts.push(`${who || "a hero"} defeated ${defeatedName(e)}`);
     } else if (e.type === "trap" && e.hero) {
       parts.push(`${figureName(index, e.hero)} sprang a ${pretty(e.kind ?? "").toLowerCase() || "hidden"} trap`);
     } else if (e.type === "hero_fallen" && e.hero) {

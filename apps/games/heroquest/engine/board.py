@@ -25,6 +25,16 @@ class Board:
         return str(self.s.options.get("edition", "us")) != "uk"
 
     @cached_property
+    def distance_attacks(self) -> bool:
+        """UK rules: an attacker stands in one of the four adjacent squares, so no weapon
+        attacks from a distance (docs/rules.md 10, "The UK edition and ranged weapons")."""
+        return self.diagonal_attacks
+
+    def adjacent_target(self, a: Square, b: Square) -> bool:
+        """`b` is in one of the four squares beside `a`, through an open edge."""
+        return is_orthogonal_neighbour(a, b) and self.edge_open(a, b)
+
+    @cached_property
     def open_edges(self) -> frozenset[int]:
         geo = self.geo
         return frozenset(geo.edge_of_door[d] for d, ds in self.s.doors.items() if ds.open)
@@ -154,7 +164,8 @@ class Board:
         if self.can_melee(hero.position, target, diagonal):
             return "melee"
         if (
-            ranged_weapon(hero) is not None
+            self.distance_attacks
+            and ranged_weapon(hero) is not None
             and not (
                 is_orthogonal_neighbour(hero.position, target)
                 or is_diagonal_neighbour(hero.position, target)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from .board import Board, melee_weapon, ranged_weapon
 from .context import Ctx, cap, hero_name, monster_name
-from .data import ARMOUR, HEAL_SPELL_AMOUNT, HEROES, WEAPONS, artifact_bonus, display_name
+from .data import ARMOUR, HEAL_SPELL_AMOUNT, HEROES, WEAPONS, artifact_bonus
 from .events import Event, combat_dice, faces_text, make_event, red_dice
 from .options import monster_stats
-from .state import Drop, HeroState, MonsterState
+from .state import Drop, HeroState, MonsterState, State
 
 COURAGE_BONUS = 2
 HEALING_SPELLS = ("heal_body", "water_of_healing")
@@ -175,12 +175,18 @@ def damage_monster(ctx: Ctx, m: MonsterState, amount: int) -> bool:
     return True
 
 
-def monster_loss_text(m: MonsterState, hits: int, defeated: bool) -> str:
-    name = m.name or display_name(m.kind)
-    if hits <= 0:
+def monster_loss_text(m: MonsterState, lost: int, defeated: bool, s: State) -> str:
+    """'the orc loses 1 Body and is defeated': `lost` is what it lost, never more than it had."""
+    name = monster_name(m, s)
+    if lost <= 0:
         return f"{name} takes no damage"
-    text = f"{name} loses {hits} Body"
+    text = f"{name} loses {lost} Body"
     return text + (" and is defeated" if defeated else "")
+
+
+def body_lost(before: int, hits: int) -> int:
+    """The Body a figure with `before` Body loses to `hits`: no more than it had."""
+    return max(0, min(before, hits))
 
 
 def villain_events(ctx: Ctx, m: MonsterState) -> list[Event]:
@@ -189,8 +195,8 @@ def villain_events(ctx: Ctx, m: MonsterState) -> list[Event]:
     return [
         make_event(
             "villain_defeated",
-            f"{cap(monster_name(m))} is defeated! Every surviving hero must now escape by the "
-            "stairway.",
+            f"{cap(monster_name(m, ctx.s))} is defeated! Every surviving hero must now escape "
+            "by the stairway.",
         )
     ]
 
@@ -211,8 +217,10 @@ def roll_against_monster(
     defend_n = monster_defend_dice(board, m) if "skull" in attack else 0
     defend = ctx.dice.combats(defend_n)
     hits = max(0, attack.count("skull") - defend.count("black_shield"))
-    short = m.name or display_name(m.kind)
+    short = monster_name(m, ctx.s)
+    before = m.body
     defeated = damage_monster(ctx, m, hits)
+    lost = body_lost(before, hits)
     if defend_n:
         defence = f"{short} rolls {faces_text(defend)}"
     elif "skull" not in attack:
@@ -220,8 +228,8 @@ def roll_against_monster(
     else:
         defence = f"{short} cannot defend"
     text = (
-        f"{cap(attacker_text)} {verb} {monster_name(m)}: {faces_text(attack)}; {defence}; "
-        f"{monster_loss_text(m, hits, defeated)}."
+        f"{cap(attacker_text)} {verb} {monster_name(m, ctx.s)}: {faces_text(attack)}; {defence}; "
+        f"{monster_loss_text(m, lost, defeated, ctx.s)}."
     )
     ctx.emit(
         make_event(
@@ -231,6 +239,7 @@ def roll_against_monster(
             attacker=attacker_id,
             target=m.pub,
             hits=hits,
+            lost=lost,
             defeated=defeated,
         )
     )
@@ -243,11 +252,12 @@ def monster_attacks_hero(ctx: Ctx, m: MonsterState, hero: HeroState) -> None:
     scored = "skull" in attack  # no skull, no defence roll (docs/rules.md 5)
     defend = ctx.dice.combats(hero_defend_dice(board, hero) if scored else 0)
     hits = max(0, attack.count("skull") - defend.count("white_shield"))
+    lost = body_lost(hero.body, hits)
     follow = damage_hero(ctx, hero, hits)
-    loss = f"loses {hits} Body" if hits else "takes no damage"
+    loss = f"loses {lost} Body" if lost else "takes no damage"
     defence = f"rolls {faces_text(defend)}" if scored else "need not defend"
     text = (
-        f"{cap(monster_name(m))} attacks {hero_name(hero)}: {faces_text(attack)}; "
+        f"{cap(monster_name(m, ctx.s))} attacks {hero_name(hero)}: {faces_text(attack)}; "
         f"{hero_name(hero)} {defence}; {hero_name(hero)} {loss}."
     )
     ctx.emit(
@@ -258,6 +268,7 @@ def monster_attacks_hero(ctx: Ctx, m: MonsterState, hero: HeroState) -> None:
             attacker=m.pub,
             target=hero.hero,
             hits=hits,
+            lost=lost,
         )
     )
     ctx.emit_all(follow)

@@ -50,10 +50,36 @@ def hero_name(hero: HeroState | str) -> str:
     return display_name(kind)
 
 
-def monster_name(m: MonsterState) -> str:
-    """'the orc (m3)'; unrevealed monsters never appear in hero-visible text."""
-    base = m.name or display_name(m.kind)
-    return f"{base} ({m.pub})" if m.pub else base
+ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def monster_name(m: MonsterState, s: State) -> str:
+    """'the orc', or 'the second orc' for the second orc the heroes have seen (never an id).
+
+    A monster is numbered among the revealed monsters of its kind in the order they came into
+    sight (public ids are given in that order), so a name once told never changes; a named
+    monster keeps its name. Unrevealed monsters never appear in hero-visible text.
+    """
+    if m.name:
+        return m.name
+    base = display_name(m.kind)
+    if m.pub is None:
+        return base
+    number = _pub_number(m.pub)
+    rank = sum(
+        1
+        for o in s.monsters.values()
+        if o.kind == m.kind and o.pub and not o.name and _pub_number(o.pub) < number
+    )
+    if rank == 0:
+        return base
+    word = ORDINALS[rank - 1] if rank <= len(ORDINALS) else f"number {rank + 1}"
+    return f"the {word} {base.removeprefix('the ')}"
+
+
+def _pub_number(pub: str) -> int:
+    digits = pub.lstrip("abcdefghijklmnopqrstuvwxyz")
+    return int(digits) if digits.isdigit() else 0
 
 
 def cap(text: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 from . import actions as A
 from .board import Board
-from .combat import damage_hero, damage_monster, villain_events
+from .combat import body_lost, damage_hero, damage_monster, villain_events
 from .context import Ctx, cap, hero_name, monster_name, square_text
 from .data import DREAD_SPELLS, HERO_ORDER
 from .events import Event, combat_dice, make_event, red_dice
@@ -79,9 +79,9 @@ def check_monster_cast(b: Board, a: A.MonsterCast) -> str | None:
         return reason
     assert m is not None
     if a.spell not in DREAD_SPELLS or a.spell not in m.dread_spells:
-        return f"{cap(monster_name(m))} cannot cast that."
+        return f"{cap(monster_name(m, b.s))} cannot cast that."
     if has_attacked(s, m):
-        return f"{cap(monster_name(m))} has already used its action."
+        return f"{cap(monster_name(m, b.s))} has already used its action."
     if a.target not in cast_targets(b, m, a.spell):
         return f"{TITLES[a.spell]} cannot target that."
     return None
@@ -125,7 +125,7 @@ def do_monster_cast(ctx: Ctx, a: A.MonsterCast) -> None:
     if s.mturn.has_moved:  # the cast is the monster's action: never move-act-move
         s.mturn.movement_left = 0
     m.dread_spells.remove(a.spell)
-    caster = cap(monster_name(m))
+    caster = cap(monster_name(m, ctx.s))
     title = TITLES[a.spell]
     if a.spell in HERO_SPELLS:
         cast_at_hero(ctx, m, a.spell, s.heroes[a.target])
@@ -148,20 +148,22 @@ def _resists(ctx: Ctx, h: HeroState) -> tuple[bool, list[int]]:
 
 
 def cast_at_hero(ctx: Ctx, m: MonsterState, spell: str, h: HeroState) -> None:
-    caster, title, name = cap(monster_name(m)), TITLES[spell], hero_name(h)
+    caster, title, name = cap(monster_name(m, ctx.s)), TITLES[spell], hero_name(h)
     head = f"{caster} casts the Dread spell {title} at {name}"
     if spell == "ball_of_flame":
         rolls = ctx.dice.reds(2)
         hits = max(0, 2 - sum(1 for r in rolls if r >= 5))
+        lost = body_lost(h.body, hits)
         follow = damage_hero(ctx, h, hits)
         ctx.emit(
             _spell_event(
                 m,
                 spell,
-                f"{head}: {name} rolls {', '.join(map(str, rolls))} and loses {hits} Body.",
+                f"{head}: {name} rolls {', '.join(map(str, rolls))} and loses {lost} Body.",
                 target=h.hero,
                 dice=[red_dice(rolls, h.hero)],
                 hits=hits,
+                lost=lost,
             )
         )
         ctx.emit_all(follow)
@@ -215,7 +217,7 @@ def summon_undead(ctx: Ctx, m: MonsterState, caster: str, title: str) -> None:
         new.activated = True  # they act from Zargon's next phase
         s.monsters[key] = new
         show_monster(s, new)
-        names.append(f"{monster_name(new)} at {square_text(sq)}")
+        names.append(f"{monster_name(new, ctx.s)} at {square_text(sq)}")
     ctx.emit(
         _spell_event(
             m,
@@ -266,15 +268,17 @@ def lightning_bolt(ctx: Ctx, m: MonsterState, d: tuple[int, int], caster: str, t
         if hero is not None:
             face = ctx.dice.combat()
             hits = 1 if face == "white_shield" else 2
+            lost = body_lost(hero.body, hits)
             follow = damage_hero(ctx, hero, hits)
             ctx.emit(
                 make_event(
                     "dread_spell_hit",
                     f"The bolt strikes {hero_name(hero)}: rolls a {face.replace('_', ' ')}; "
-                    f"{hits} Body lost.",
+                    f"{lost} Body lost.",
                     dice=[combat_dice([face], hero.hero)],
                     target=hero.hero,
                     hits=hits,
+                    lost=lost,
                 )
             )
             ctx.emit_all(follow)
@@ -282,15 +286,18 @@ def lightning_bolt(ctx: Ctx, m: MonsterState, d: tuple[int, int], caster: str, t
         other = board.monsters_at[sq]
         face = ctx.dice.combat()
         hits = 1 if face == "black_shield" else 2
+        before = other.body
         defeated = damage_monster(ctx, other, hits)
+        lost = body_lost(before, hits)
         ctx.emit(
             make_event(
                 "dread_spell_hit",
-                f"The bolt strikes {monster_name(other)}: rolls a {face.replace('_', ' ')}; "
-                f"{hits} Body lost{' and it is defeated' if defeated else ''}.",
+                f"The bolt strikes {monster_name(other, ctx.s)}: rolls a {face.replace('_', ' ')}; "
+                f"{lost} Body lost{' and it is defeated' if defeated else ''}.",
                 dice=[combat_dice([face], other.pub or "monster")],
                 target=other.pub,
                 hits=hits,
+                lost=lost,
             )
         )
         ctx.emit_all(villain_events(ctx, other))

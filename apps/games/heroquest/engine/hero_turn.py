@@ -161,6 +161,21 @@ def move_candidates(b: Board, h: HeroState) -> list[Square]:
     return out
 
 
+def sealed_by_a_lock(b: Board, origin: Square, to: Square) -> bool:
+    """Does a step through rock from `origin` to `to` cross into or out of a room that a still
+    locked door seals (the room on the door's room side)?"""
+    geo = b.geo
+    areas = {geo.area_of.get(origin), geo.area_of.get(to)}
+    for door_id, door in geo.doors.items():
+        if door.locked_by is None or b.s.doors[door_id].open:
+            continue
+        for side in (door.a, door.b):
+            room = geo.area_of.get(side)
+            if room is not None and room in areas and b.s.quest.areas[room].kind == "room":
+                return True
+    return False
+
+
 def do_move(ctx: Ctx, a: A.Move) -> None:
     s = ctx.s
     h = hero_of(s, a)
@@ -180,6 +195,20 @@ def do_move(ctx: Ctx, a: A.Move) -> None:
                 hero=h.hero,
                 to=[a.to[0], a.to[1]],
                 reason="rock",
+            )
+        )
+        return
+    if through_rock and sealed_by_a_lock(ctx.board(), origin, a.to):
+        # docs/rules.md 8: a locked room is sealed, its walls as much as its door; the move is
+        # listed like any other through rock (nothing hidden shows), and its point is lost.
+        ctx.emit(
+            make_event(
+                "move_blocked",
+                f"{name} presses into the wall, but a seal holds it fast: "
+                "what lies beyond opens only to its key.",
+                hero=h.hero,
+                to=[a.to[0], a.to[1]],
+                reason="sealed",
             )
         )
         return
@@ -244,7 +273,7 @@ def open_door(ctx: Ctx, door_id: str, opener: str) -> None:
     ctx.emit(
         make_event(
             "door_opened",
-            f"{cap(opener)} opens a door ({s.doors[door_id].pub}).",
+            f"{cap(opener)} opens a door.",
             door=s.doors[door_id].pub,
         )
     )
@@ -493,6 +522,8 @@ def check_throw(b: Board, a: A.Throw) -> str | None:
     assert h.position is not None
     if not b.sees(h.position, m.position):
         return "That monster is not in sight."
+    if not b.distance_attacks and not b.adjacent_target(h.position, m.position):
+        return "Under the UK rules a weapon is thrown only at a monster in an adjacent square."
     return None
 
 
@@ -501,7 +532,14 @@ def throw_candidates(b: Board, h: HeroState) -> list[A.Throw]:
     if not weapons:
         return []
     assert h.position is not None
-    targets = [m.pub for m in b.visible_monsters(h.position) if m.pub]
+    pos = h.position
+    targets = [
+        m.pub
+        for m in b.visible_monsters(pos)
+        if m.pub
+        and m.position is not None
+        and (b.distance_attacks or b.adjacent_target(pos, m.position))
+    ]
     return [A.Throw(h.hero, w, t) for w in weapons for t in targets]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import actions as A
 from .board import Board
 from .combat import monster_attacks_hero
-from .context import Ctx, cap, monster_name, square_text
+from .context import Ctx, cap, hero_name, monster_name, square_text
 from .events import make_event
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
 from .options import monster_stats
@@ -26,11 +26,11 @@ def activation_problem(s: State, m: MonsterState | None) -> str | None:
     if s.mturn.monster == m.key:
         return None
     if m.activated:
-        return f"{cap(monster_name(m))} has already been activated this phase."
+        return f"{cap(monster_name(m, s))} has already been activated this phase."
     if m.asleep:
-        return f"{cap(monster_name(m))} is asleep."
+        return f"{cap(monster_name(m, s))} is asleep."
     if m.tempest:
-        return f"{cap(monster_name(m))} is caught in a tempest and loses this turn."
+        return f"{cap(monster_name(m, s))} is caught in a tempest and loses this turn."
     return None
 
 
@@ -77,7 +77,7 @@ def check_monster_move(b: Board, a: A.MonsterMove) -> str | None:
     if isinstance(cost, str):
         return cost
     if cost > movement_left(s, m):
-        return f"{cap(monster_name(m))} has not enough movement left."
+        return f"{cap(monster_name(m, s))} has not enough movement left."
     return None
 
 
@@ -116,7 +116,7 @@ def do_monster_move(ctx: Ctx, a: A.MonsterMove) -> None:
     ctx.emit(
         make_event(
             "monster_move",
-            f"{cap(monster_name(m))} {verb} {square_text(a.to)}.",
+            f"{cap(monster_name(m, s))} {verb} {square_text(a.to)}.",
             monster=m.pub,
             to=[a.to[0], a.to[1]],
         )
@@ -143,8 +143,14 @@ def check_monster_attack(b: Board, a: A.MonsterAttack) -> str | None:
         return reason
     assert m is not None
     if has_attacked(s, m):
-        return f"{cap(monster_name(m))} has already attacked."
+        return f"{cap(monster_name(m, s))} has already attacked."
     if a.target not in attack_targets(b, m):
+        if m.only_attacks is not None and a.target != m.only_attacks:
+            # docs/rules.md 6: the round it appears, a wandering monster attacks its searcher only
+            return (
+                f"{cap(monster_name(m, s))} has just appeared: this round it may attack only "
+                f"{hero_name(m.only_attacks)}, who searched."
+            )
         return "That hero is not next to the monster."
     return None
 

@@ -72,7 +72,7 @@ def show_monsters_on(s: State, squares: set[Square]) -> list[str]:
     for m in s.monsters.values():
         if m.alive and m.pub is None and m.position in squares:
             show_monster(s, m)
-            found.append(monster_name(m))
+            found.append(monster_name(m, s))
     return found
 
 

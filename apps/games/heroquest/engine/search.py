@@ -198,7 +198,7 @@ def wandering_monster(ctx: Ctx, h: HeroState, area: str) -> None:
         make_event(
             "wandering_monster",
             f"{name} searches the room for treasure and disturbs a wandering monster: "
-            f"{monster_name(m)} {then}",
+            f"{monster_name(m, ctx.s)} {then}",
             hero=h.hero,
             search="treasure",
             find="wandering_monster",
@@ -246,8 +246,7 @@ def do_search_traps(ctx: Ctx, a: A.SearchTraps) -> None:
         if ts.state == "armed" and not ts.detected:
             show_trap(s, trap_id)
             found.append(ts.pub)
-    listed = ", ".join(map(str, found))
-    what = f"finds {count_text(len(found), 'trap')} ({listed})" if found else "finds no traps"
+    what = f"finds {count_text(len(found), 'trap')}" if found else "finds no traps"
     ctx.emit(
         make_event(
             "search",
@@ -280,7 +279,9 @@ def do_search_secret_doors(ctx: Ctx, a: A.SearchSecretDoors) -> None:
             show_door(s, door_id)
             found.append(ds.pub)
     what = (
-        f"finds a secret door ({', '.join(map(str, found))})" if found else "finds no secret door"
+        ("finds a secret door" if len(found) == 1 else f"finds {len(found)} secret doors")
+        if found
+        else "finds no secret door"
     )
     ctx.emit(
         make_event(

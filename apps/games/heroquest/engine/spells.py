@@ -6,7 +6,13 @@ from typing import Any
 
 from . import actions as A
 from .board import Board
-from .combat import damage_monster, monster_loss_text, roll_against_monster, villain_events
+from .combat import (
+    body_lost,
+    damage_monster,
+    monster_loss_text,
+    roll_against_monster,
+    villain_events,
+)
 from .context import Ctx, cap, hero_name, main_action_used, mark_acted, monster_name
 from .data import HEAL_SPELL_AMOUNT, SPELLS
 from .events import make_event, red_dice
@@ -112,7 +118,7 @@ def cast_helpful(ctx: Ctx, h: HeroState, title: str, spell: str, target: HeroSta
 
 def cast_harmful(ctx: Ctx, h: HeroState, title: str, spell: str, m: MonsterState) -> None:
     caster = cap(hero_name(h))
-    name = monster_name(m)
+    name = monster_name(m, ctx.s)
     base: dict[str, Any] = {"hero": h.hero, "spell": spell, "target": m.pub}
     if spell == "genie":
         roll_against_monster(ctx, f"{caster}'s genie", h.hero, GENIE_DICE, m)
@@ -136,14 +142,17 @@ def cast_harmful(ctx: Ctx, h: HeroState, title: str, spell: str, m: MonsterState
     rolls = ctx.dice.reds(dice_n)
     saved = sum(1 for r in rolls if r >= 5)
     hits = max(0, damage - saved)
+    before = m.body
     defeated = damage_monster(ctx, m, hits)
+    lost = body_lost(before, hits)
     ctx.emit(
         make_event(
             "spell",
             f"{caster} casts {title} at {name}: {name} rolls {', '.join(map(str, rolls))}; "
-            f"{monster_loss_text(m, hits, defeated)}.",
+            f"{monster_loss_text(m, lost, defeated, ctx.s)}.",
             dice=[red_dice(rolls, m.pub or "monster")],
             hits=hits,
+            lost=lost,
             defeated=defeated,
             **base,
         )
@@ -152,7 +161,7 @@ def cast_harmful(ctx: Ctx, h: HeroState, title: str, spell: str, m: MonsterState
 
 
 def cast_sleep(ctx: Ctx, caster: str, title: str, m: MonsterState, base: dict[str, Any]) -> None:
-    name = monster_name(m)
+    name = monster_name(m, ctx.s)
     stats = monster_stats(ctx.s, m)
     if stats.undead:
         ctx.emit(

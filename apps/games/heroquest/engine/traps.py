@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import actions as A
 from .board import Board
-from .combat import damage_hero
+from .combat import body_lost, damage_hero
 from .context import Ctx, cap, hero_name, main_action_used, mark_acted, square_text
 from .events import Event, combat_dice, count_text, faces_text, make_event
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
@@ -60,13 +60,14 @@ def spring_trap(
     dice: list[dict[str, object]] = []
     if trap.kind == "pit":
         loss = 1
-        text = f"{name} springs a pit trap ({ts.pub}) and falls in: 1 Body lost."
+        text = f"{name} springs a pit trap and falls in: 1 Body lost."
     elif trap.kind == "spear":
         faces = ctx.dice.combats(1)
         loss = faces.count("skull")
         dice = [combat_dice(faces, "trap")]
-        text = f"A spear thrusts out at {hero_name(h)} ({ts.pub}): {faces_text(faces)}; "
-        text += f"{count_text(loss, 'Body')} lost." if loss else "no harm done."
+        shown = body_lost(h.body, loss)
+        text = f"A spear thrusts out at {hero_name(h)}: {faces_text(faces)}; "
+        text += f"{count_text(shown, 'Body')} lost." if shown else "no harm done."
     elif trap.kind == "falling_block":
         faces = ctx.dice.combats(FALLING_BLOCK_DICE)
         loss = faces.count("skull")
@@ -74,18 +75,22 @@ def spring_trap(
         assert trap.square is not None
         s.fallen_blocks.append(trap.square)
         text = (
-            f"The ceiling caves in on {hero_name(h)} ({ts.pub}): {faces_text(faces)}; "
-            f"{loss} Body lost. The square is blocked for good."
+            f"The ceiling caves in on {hero_name(h)}: {faces_text(faces)}; "
+            f"{body_lost(h.body, loss)} Body lost. The square is blocked for good."
         )
         if on_square and came_from is not None:
             s.turn.block_from = [came_from[0], came_from[1]]
             text += f" {name} must step ahead or back."
     else:
         loss = trap.damage
-        text = f"A trap on the furniture springs on {hero_name(h)}: {loss} Body lost."
+        shown = body_lost(h.body, loss)
+        text = f"A trap on the furniture springs on {hero_name(h)}: {shown} Body lost."
         ctx.end_turn = True
+    lost = body_lost(h.body, loss)
     follow: list[Event] = damage_hero(ctx, h, loss)
-    ctx.emit(make_event("trap", text, dice=dice, hero=h.hero, trap=ts.pub, kind=trap.kind))
+    ctx.emit(
+        make_event("trap", text, dice=dice, hero=h.hero, trap=ts.pub, kind=trap.kind, lost=lost)
+    )
     ctx.emit_all(follow)
 
 

@@ -144,7 +144,7 @@ def test_opening_a_door_reveals_the_area_beyond_with_its_monsters():
     t = act(s, 2, OpenDoor("barbarian", "d2"))
     assert "b" in t.state.areas
     assert [m["id"] for m in seat_view(t.state, 2)["monsters"]] == ["m1"]
-    assert "orc (m1)" in " ".join(e["text"] for e in t.events)
+    assert "Inside: the orc." in " ".join(e["text"] for e in t.events)
 
 
 def test_an_area_in_line_of_sight_is_revealed():

@@ -44,7 +44,7 @@ def test_each_skull_is_a_hit_and_monsters_cancel_with_black_shields():
     m = t.state.monsters["mon1"]
     assert m.body == 0 and not m.alive and m.position is None
     assert t.events[0]["text"] == (
-        "The Barbarian attacks the abomination (m1): 3 skulls; the abomination rolls "
+        "The Barbarian attacks the abomination: 3 skulls; the abomination rolls "
         "1 skull and 1 white shield and 1 black shield; the abomination loses 2 Body and is "
         "defeated."
     )
@@ -246,7 +246,7 @@ def test_the_wizard_throws_his_dagger_at_a_visible_monster_and_loses_it():
         {"type": "throw", "hero": "wizard", "weapon": "dagger", "target": "m1"},
         dice=["skull", "white_shield", "white_shield"],
     )
-    assert t.events[0]["text"].startswith("The Wizard throws a dagger at the orc (m1): 1 skull")
+    assert t.events[0]["text"].startswith("The Wizard throws a dagger at the orc: 1 skull")
     assert t.events[0]["dice"][0] == {"kind": "combat", "faces": ["skull"], "who": "wizard"}
     assert not t.state.monsters["mon1"].alive
     assert t.events[-1]["text"] == "The dagger is lost; the Wizard now fights bare-handed."

@@ -169,7 +169,8 @@ def test_wandering_monster_may_attack_only_the_searcher_in_the_round_it_appears(
     s = zargon_turn(t.state)
     attacks = {a.target for a in legal_actions(s, ZARGON) if isinstance(a, MonsterAttack)}
     assert attacks == {"barbarian"}
-    with pytest.raises(IllegalAction, match="not next to"):
+    # the Dwarf stands next to it too: the refusal says why, not "not next to the monster"
+    with pytest.raises(IllegalAction, match="may attack only the Barbarian, who searched"):
         act(s, ZARGON, MonsterAttack("m1", "dwarf"))
     s = act(s, ZARGON, EndPhase()).state  # next round: an ordinary revealed monster
     s = zargon_turn(s)

@@ -55,7 +55,7 @@ def test_dread_spells_are_hidden_from_the_heroes_until_cast_then_logged_by_name(
     t = act(s, ZARGON, MonsterCast("m1", "fear", "barbarian"), dice=[1, 2])
     event = event_for_seat(t.events[0], 2)
     assert event is not None and event["spell"] == "fear"
-    assert "Grisk the Sorcerer (m1) casts the Dread spell Fear at the Barbarian" in event["text"]
+    assert "Grisk the Sorcerer casts the Dread spell Fear at the Barbarian" in event["text"]
     # still secret: the spell it holds and has not cast
     after = seat_view(t.state, 2)
     assert "dread_spells" not in after["monsters"][0]
