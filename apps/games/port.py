@@ -91,11 +91,15 @@ class Scenario:
 
 @dataclass(frozen=True)
 class Start:
-    """A new game: its state, the events the setup logged and every die the setup drew."""
+    """A new game: its state, the events the setup logged and every die the setup drew, and the
+    options to store for it (None: those given), which a replay hands back to `new_game` (a
+    game may pin the revision of its rules there, so a later change of the rules never changes
+    a game already launched)."""
 
     state: Any
     events: list[Json]
     draws: list[tuple[str, int, int]] = field(default_factory=list)
+    options: Json | None = None
 
 
 @dataclass(frozen=True)

@@ -6,17 +6,14 @@ A new deadline that comes with a new turn needs nothing here: the page follows t
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from django.db import transaction
 from django.dispatch import receiver
 
 from apps.accounts.models import User
 from apps.accounts.services import away_changed
-from apps.notifications.services import group_poke
+from apps.core.realtime import game_group, poke_on_commit
 from apps.play.selectors import game_ids_in_play
-from apps.play.services import game_group
 
 CLOCK_MESSAGE = {"type": "game.clock"}
 
@@ -24,9 +21,7 @@ CLOCK_MESSAGE = {"type": "game.clock"}
 def game_clock_changed(*, game_id: int) -> None:
     """Call inside the transaction that changed the game's clock: its pages redraw it after
     commit (a lost poke costs nothing but a stale clock until the next turn or reload)."""
-    transaction.on_commit(
-        functools.partial(group_poke, group=game_group(game_id=game_id), message=CLOCK_MESSAGE)
-    )
+    poke_on_commit(group=game_group(game_id=game_id), message=CLOCK_MESSAGE)
 
 
 @receiver(away_changed, dispatch_uid="play.away_moves_clocks")

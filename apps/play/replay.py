@@ -21,7 +21,7 @@ from apps.games.port import GameFace
 from apps.play.errors import GameNotFound, ReplayBroken
 from apps.play.models import Game
 from apps.play.selectors import AnyUser, game_face_of, game_fairness, member_seat
-from apps.play.walk import WalkRefused, game_log_walk
+from apps.play.walk import WalkRefused, game_log_walk, substance_difference
 
 REPLAY_PAGE_MAX = 200
 
@@ -62,7 +62,11 @@ def _steps(game: Game) -> list[Step]:
     try:
         for walked in game_log_walk(game=game):
             events = [row.payload for row in walked.stored]
-            if walked.produced != events:  # the log was changed, or the rules
+            changed = len(walked.produced) != len(events) or any(
+                substance_difference(e, p) is not None
+                for e, p in zip(events, walked.produced, strict=False)
+            )
+            if changed:  # the log was changed, or the rules
                 raise ReplayBroken("This game's log does not replay from its seed.")
             round_ = face.round_of(walked.state)
             steps.append(

@@ -8,7 +8,7 @@ from typing import Any
 from apps.play.errors import GameNotFound
 from apps.play.models import ABANDONED, Game, as_stored_json
 from apps.play.selectors import game_face_of
-from apps.play.walk import WalkRefused, game_log_walk
+from apps.play.walk import WalkRefused, game_log_walk, substance_difference
 
 
 @dataclass
@@ -22,29 +22,6 @@ class VerifyReport:
         if self.ok:
             return f"OK: {self.actions} actions, {self.events} events replayed"
         return f"MISMATCH: {self.problem}"
-
-
-def _first_difference(a: Any, b: Any, path: str = "") -> str | None:
-    """Where two JSON values first differ, e.g. `heroes.elf.body: 3 != 4`; None if equal."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b), key=str):
-            where = f"{path}.{k}" if path else str(k)
-            if k not in a or k not in b:
-                mine, theirs = (repr(x[k]) if k in x else "missing" for x in (a, b))
-                return f"{where}: {mine} != {theirs}"
-            if (found := _first_difference(a[k], b[k], where)) is not None:
-                return found
-        return None
-    if isinstance(a, list) and isinstance(b, list):
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            if (found := _first_difference(x, y, f"{path}[{i}]")) is not None:
-                return found
-        if len(a) != len(b):
-            return f"{path}: {len(a)} items != {len(b)} items"
-        return None
-    if a != b or type(a) is not type(b):
-        return f"{path or 'value'}: {a!r} != {b!r}"
-    return None
 
 
 def game_verify(*, game_id: int) -> VerifyReport:
@@ -81,7 +58,7 @@ def game_verify(*, game_id: int) -> VerifyReport:
             )
             return VerifyReport(False, actions, events, problem)
         for row, event in zip(step.stored, step.produced, strict=True):
-            if (diff := _first_difference(row.payload, event)) is not None:
+            if (diff := substance_difference(row.payload, event)) is not None:
                 return VerifyReport(
                     False, actions, events, f"log entry {row.seq} (version {version}): {diff}"
                 )
@@ -91,8 +68,8 @@ def game_verify(*, game_id: int) -> VerifyReport:
         problem = f"the log replays to version {version}, the game is at {game.version}"
         return VerifyReport(False, actions, events, problem)
     stored_state = as_stored_json(face.state_to_json(state))
-    if (diff := _first_difference(stored_state, game.state)) is not None:
-        return VerifyReport(False, actions, events, f"state: {diff} (replayed != stored)")
+    if (diff := substance_difference(game.state, stored_state)) is not None:
+        return VerifyReport(False, actions, events, f"state: {diff} (stored != replayed)")
     outcome = face.outcome_of(state)
     abandoned = game.outcome == ABANDONED and outcome is None  # an admin ended it
     if (outcome or "") != game.outcome and not abandoned:

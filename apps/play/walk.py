@@ -36,6 +36,38 @@ class WalkStep:
         return None if self.row is None else self.row.payload["action"]
 
 
+# What a game may word better after a game was logged: its texts are the site's own words, not
+# part of what happened. A replay shows the stored texts and checks everything else.
+WORDING = frozenset({"text"})
+
+
+def substance_difference(stored: Any, produced: Any, path: str = "") -> str | None:
+    """Where `produced` first differs from `stored` in substance, e.g. `dice[0]: 3 != 4`; None
+    if they agree. Texts are not compared, nor keys only `produced` has (a field a later
+    version of the game adds to its events); every key `stored` has must agree."""
+    if isinstance(stored, dict) and isinstance(produced, dict):
+        for key in sorted(stored, key=str):
+            if key in WORDING:
+                continue
+            where = f"{path}.{key}" if path else str(key)
+            if key not in produced:
+                return f"{where}: {stored[key]!r} != missing"
+            found = substance_difference(stored[key], produced[key], where)
+            if found is not None:
+                return found
+        return None
+    if isinstance(stored, list) and isinstance(produced, list):
+        for i, (x, y) in enumerate(zip(stored, produced, strict=False)):
+            if (found := substance_difference(x, y, f"{path}[{i}]")) is not None:
+                return found
+        if len(stored) != len(produced):
+            return f"{path}: {len(stored)} items != {len(produced)} items"
+        return None
+    if stored != produced or type(stored) is not type(produced):
+        return f"{path or 'value'}: {stored!r} != {produced!r}"
+    return None
+
+
 class WalkRefused(Exception):
     """The game refused an action of the log when it was played again."""
 

@@ -6,8 +6,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SEARCHED = ("apps", "config", "docs", "static", "templates", "tests", "README.md", "pyproject.toml")
 SUFFIXES = {".py", ".md", ".js", ".css", ".html", ".toml", ".yaml", ".txt"}
-# `rules.md` or `design.md` not written as `docs/rules.md`, `docs/design.md`.
-OUTSIDE = re.compile(r"(?<!docs/)\b(?:rules|design)\.md\b")
+# `rules.md` or `design.md` not written as `docs/rules.md`, `docs/design.md` (or, for Legend of
+# Zagor's own rules, `docs/zagor/rules.md`).
+OUTSIDE = re.compile(r"(?<!docs/)(?<!docs/zagor/)\b(?:rules|design)\.md\b")
 
 
 def _files() -> list[Path]:

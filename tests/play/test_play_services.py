@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from apps.games.heroquest import engine as rules
+from apps.games.heroquest.engine.options import RULES_REVISION
 from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.errors import (
     ActionRejected,
@@ -54,7 +55,7 @@ def test_host_launches_a_full_room(make_room: RoomMaker) -> None:
             parse_quest_text(room.quest.source, name="ashen_vault.yaml"),
             3,
             42,
-            {},
+            {"rules_revision": RULES_REVISION},  # the face pins today's rules at launch
             commitment=game.seed_commitment,
         ).to_json()
     )
@@ -65,7 +66,11 @@ def test_the_room_options_go_into_the_game(make_room: RoomMaker) -> None:
     room, users = make_room(2)
     Room.objects.filter(pk=room.pk).update(options={"edition": "uk", "spell_draft": True})
     game = game_launch(room_id=room.pk, user=users[1], seed=42)
-    assert game.options == {"edition": "uk", "spell_draft": True}
+    assert game.options == {
+        "edition": "uk",
+        "spell_draft": True,
+        "rules_revision": RULES_REVISION,
+    }
     state = game_state(game=game)
     assert state.phase == "draft"  # the Wizard picks a spell element first
     assert {m.body for m in state.monsters.values() if m.key != state.quest.villain} == {1}
@@ -422,7 +427,7 @@ def test_verify_quest_command_prints_ok_or_exits_1(make_game: GameMaker, capsys:
     with pytest.raises(SystemExit) as exited:
         VerifyQuest().run_from_argv(["manage.py", "verify_quest", str(game.pk)])
     assert exited.value.code == 1
-    assert "MISMATCH: state: round: 1 != 7" in capsys.readouterr().err
+    assert "MISMATCH: state: round: 7 != 1 (stored != replayed)" in capsys.readouterr().err
 
 
 def test_a_state_loaded_from_the_database_has_the_engines_key_order(make_game: GameMaker) -> None:

@@ -31,7 +31,7 @@ from apps.games.port import (
 from . import engine as rules
 from .engine.ai import next_monster_action
 from .engine.data import ZARGON_SEAT, display_name, heroes_of_seat, seat_of_hero
-from .engine.options import DEFAULTS, describe, room_option_problems
+from .engine.options import DEFAULTS, RULES_REVISION, describe, room_option_problems
 from .engine.questfile import QUESTS_DIR, QuestFileError, parse_quest_text, validate_quest_text
 from .engine.saga import CINDER_SAGA, saga_quests
 
@@ -171,8 +171,12 @@ class HeroQuest:
         *,
         commitment: str | None,
     ) -> Start:
-        start = rules.start_game(scenario, seats, seed, options, commitment=commitment)
-        return Start(state=start.state, events=start.events, draws=list(start.draws))
+        # A game launched now keeps today's rules whatever later revisions bring.
+        pinned = {"rules_revision": RULES_REVISION, **options}
+        start = rules.start_game(scenario, seats, seed, pinned, commitment=commitment)
+        return Start(
+            state=start.state, events=start.events, draws=list(start.draws), options=pinned
+        )
 
     def legal_actions(self, state: rules.State, seat: int) -> list[Json]:
         return [rules.action_to_json(a) for a in rules.legal_actions(state, seat)]

@@ -9,6 +9,7 @@ from functools import cached_property
 
 from .data import WEAPONS
 from .geometry import Geometry, geometry, is_diagonal_neighbour, is_orthogonal_neighbour
+from .options import rules_revision
 from .quest import Square
 from .state import HeroState, MonsterState, State
 
@@ -28,7 +29,7 @@ class Board:
     def distance_attacks(self) -> bool:
         """UK rules: an attacker stands in one of the four adjacent squares, so no weapon
         attacks from a distance (docs/rules.md 10, "The UK edition and ranged weapons")."""
-        return self.diagonal_attacks
+        return self.diagonal_attacks or rules_revision(self.s) < 2
 
     def adjacent_target(self, a: Square, b: Square) -> bool:
         """`b` is in one of the four squares beside `a`, through an open edge."""

@@ -14,7 +14,7 @@ from .data import ARMOUR, WEAPONS, equipment_problem, seat_of_hero
 from .draft import end_draft_turn
 from .events import make_event, red_dice
 from .geometry import ORTHOGONAL, is_orthogonal_neighbour, step
-from .options import option
+from .options import option, rules_revision
 from .quest import Square
 from .reveal import reveal_area
 from .state import HeroState, State
@@ -198,7 +198,8 @@ def do_move(ctx: Ctx, a: A.Move) -> None:
             )
         )
         return
-    if through_rock and sealed_by_a_lock(ctx.board(), origin, a.to):
+    sealed = rules_revision(s) >= 2 and sealed_by_a_lock(ctx.board(), origin, a.to)
+    if through_rock and sealed:
         # docs/rules.md 8: a locked room is sealed, its walls as much as its door; the move is
         # listed like any other through rock (nothing hidden shows), and its point is lost.
         ctx.emit(

@@ -13,8 +13,11 @@ Room options (all optional):
 - ``heroes_pass_heroes``: ``false`` (default) or ``true``: a hero may move through squares of
   other heroes, never stopping on one (docs/rules.md 3).
 
-Engine-only options (set by the site, not by a room's host): ``heroes`` (campaign heroes) and
-``auto_skip_empty_monster_phase``.
+Engine-only options (set by the site, not by a room's host): ``heroes`` (campaign heroes),
+``auto_skip_empty_monster_phase`` and ``rules_revision``: the revision of the site's rules a game
+is played by (left out: the newest, ``RULES_REVISION``). A rule the site changes after games were
+launched applies only from the revision that brought it, so a game keeps the rules it started
+with, plays on by them and replays exactly (docs/rules.md, "Rules revisions").
 """
 
 from __future__ import annotations
@@ -33,7 +36,10 @@ ROOM_OPTIONS: dict[str, str] = {
     "spell_draft": "true or false: the Wizard and the Elf draft their spell elements",
     "heroes_pass_heroes": "true or false: heroes may move through other heroes",
 }
-ENGINE_OPTIONS = ("heroes", "auto_skip_empty_monster_phase")
+ENGINE_OPTIONS = ("heroes", "auto_skip_empty_monster_phase", "rules_revision")
+# 1: the rules as first published. 2: a UK room has no attacks from a distance, and a locked
+# room is sealed against Pass Through Rock (docs/rules.md 8, 10).
+RULES_REVISION = 2
 DEFAULTS: dict[str, Any] = {"edition": "us", "spell_draft": False, "heroes_pass_heroes": False}
 
 
@@ -72,6 +78,11 @@ def check_game_options(options: dict[str, Any]) -> None:
     problems = room_option_problems({k: v for k, v in options.items() if k not in ENGINE_OPTIONS})
     if "heroes" in options and not isinstance(options["heroes"], dict):
         problems.append('Option "heroes" must be a mapping of hero names to campaign heroes.')
+    revision = options.get("rules_revision", RULES_REVISION)
+    if not isinstance(revision, int) or isinstance(revision, bool):
+        problems.append('Option "rules_revision" must be a whole number.')
+    elif not 1 <= revision <= RULES_REVISION:
+        problems.append(f'Option "rules_revision" must be 1 to {RULES_REVISION}.')
     skip = options.get("auto_skip_empty_monster_phase", True)
     if not isinstance(skip, bool):
         problems.append('Option "auto_skip_empty_monster_phase" must be true or false.')
@@ -81,6 +92,12 @@ def check_game_options(options: dict[str, Any]) -> None:
 
 def option(s: State, key: str) -> Any:
     return s.options.get(key, DEFAULTS[key])
+
+
+def rules_revision(s: State) -> int:
+    """The revision of the site's rules this game is played by (see the module's docstring)."""
+    revision: int = s.options.get("rules_revision", RULES_REVISION)
+    return revision
 
 
 def in_force(options: dict[str, Any]) -> dict[str, Any]:
