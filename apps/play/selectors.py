@@ -162,19 +162,30 @@ def _seat_view_dict(game: Game, view: dict[str, Any]) -> dict[str, Any]:
     view = dict(view)
     view["version"] = game.version
     view["game_id"] = game.pk
+    return game_ended_view(game=game, view=view)
+
+
+def game_ended_view(*, game: Game, view: dict[str, Any]) -> dict[str, Any]:
+    """`view` as the game's row says: a game ended outside the engine (an admin's
+    `abandoned`, which the engine state never holds) shows that outcome and offers no action."""
+    if game.outcome and not view.get("outcome"):
+        view["outcome"] = game.outcome
+        view["legal_actions"] = []
     return view
 
 
 def seat_view_of_state(*, game: Game, seat: int, state: rules.State) -> SeatView:
     """`seat`'s view of `state` (the game's state at `game.version`, settings in), encoded."""
     text = json.dumps(_seat_view_dict(game, rules.seat_view(state, seat)), separators=(",", ":"))
-    return SeatView(game_id=game.pk, seat=seat, version=game.version, json=text)
+    return SeatView(
+        game_id=game.pk, seat=seat, version=game.version, json=text, outcome=game.outcome
+    )
 
 
 def game_seat_view_cached(*, game: Game, seat: int) -> SeatView:
     """The seat's view of `game` as loaded, from this process's cache or built (and kept)."""
     cached = view_cache.get(game.pk, seat, at_least=game.version)
-    if cached is not None:
+    if cached is not None and cached.is_as_new_as(version=game.version, outcome=game.outcome):
         return cached
     state = game_state(game=game)
     state_with_settings(state, game_hero_settings(game=game))

@@ -218,6 +218,7 @@ def _ai_to_move(game: Game, state: rules.State) -> bool:
     """Zargon is to move and the monster AI plays him in this room."""
     return (
         state.outcome is None
+        and not game.outcome
         and rules.seats_to_move(state) == [ZARGON_SEAT]
         and game.room.zargon == Room.Zargon.AI  # the room came with the locked row
     )
@@ -357,7 +358,8 @@ def _apply_action(
             raise StaleVersion(game.version)
         action_json = as_stored_json(rules.action_to_json(parsed))
         state = game_state(game=game)
-        if state.outcome is not None:
+        # The row's outcome, not only the engine's: an admin's "abandoned" is in the row alone.
+        if game.outcome or state.outcome is not None:
             raise ActionRejected("The quest is over.")
         if not system:
             _check_seat_may_act(state, seat, parsed, action_json)
@@ -409,7 +411,7 @@ def _apply_action(
         game.state = new_state.to_json()
         game.version = version
         game.last_seq += len(rows)
-        game.outcome = new_state.outcome or ""
+        game.outcome = new_state.outcome or ""  # (never an ended game's: refused above)
         game.save(update_fields=fields)
         if game.outcome:
             Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)

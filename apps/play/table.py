@@ -166,6 +166,9 @@ def game_abandon(*, game_id: int, by: AnyUser) -> Game:
         game.save(update_fields=["outcome", "paused_at", "updated"])
         Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
         game_note(game=game, note={"type": "abandoned", **_by(by, staff=True)})
+        # The version stays (the log replays to it): every socket checks again and is sent the
+        # ended view, which its cache tells from the running one by the outcome.
+        game_seats_changed(game_id=game.pk)
         state = game_state(game=game)
         finals = {h: dataclasses.asdict(hs) for h, hs in state.heroes.items()}
         campaign_record_outcome(

@@ -24,6 +24,13 @@ class SeatView:
     seat: int
     version: int
     json: str
+    # The row's outcome when it was built: a game ended outside the engine (an admin's
+    # "abandoned") keeps its version, so a view of the same version built before is not served.
+    outcome: str = ""
+
+    def is_as_new_as(self, *, version: int, outcome: str) -> bool:
+        """Is this view at least as new as a game row at `version` with `outcome`?"""
+        return self.version > version or (self.version == version and self.outcome == outcome)
 
     def frame(self) -> str:
         """The websocket frame `{"type": "view", "version", "view"}` as text."""
@@ -52,7 +59,10 @@ class SeatViewCache:
         key = (view.game_id, view.seat)
         with self._lock:
             kept = self._views.get(key)
-            if kept is None or kept.version < view.version:
+            if kept is None or (kept.version, bool(kept.outcome)) < (
+                view.version,
+                bool(view.outcome),
+            ):
                 self._views[key] = view
             self._views.move_to_end(key)
             while len(self._views) > self.size:
