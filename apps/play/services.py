@@ -27,6 +27,7 @@ from django.db.models import OuterRef, Subquery, Value
 from django.utils import timezone
 
 from apps.accounts.limits import rate_limit_exceeded
+from apps.campaigns.errors import CampaignError
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
 from apps.core.prepared import PreparedQuery
@@ -112,9 +113,17 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         seed = secrets.randbits(63) if seed is None else seed
         salt = new_salt()
         commitment = seed_commitment(seed=seed, salt=salt)
-        options: dict[str, Any] = {**room.options, **(campaign_hero_options(room=room) or {})}
+        try:
+            heroes = campaign_hero_options(room=room) or {}
+        except CampaignError as exc:  # a sheet stored by hand with what the engine refuses
+            raise LaunchRefused(exc.message) from None
+        options: dict[str, Any] = {**room.options, **heroes}
         # The commitment is in the log before the first die: every seat can hold the site to it.
-        state = rules.new_game(quest, room.seat_count, seed, options, commitment=commitment)
+        try:
+            state = rules.new_game(quest, room.seat_count, seed, options, commitment=commitment)
+        except (ValueError, TypeError) as exc:  # stored data (OptionsError too), not the player
+            logger.warning("room %s cannot launch: %s", room.pk, exc)
+            raise LaunchRefused(f"This quest cannot start: {exc}.") from None
         game = Game.objects.create(
             room=room,
             quest_slug=definition.slug,

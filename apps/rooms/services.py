@@ -120,6 +120,32 @@ def _validated_options(options: dict[str, Any] | None) -> dict[str, Any]:
     return dict(options or {})
 
 
+def room_settings_problems(
+    *,
+    seat_count: int,
+    turn_time_limit: timedelta | None,
+    reminder_after: timedelta | None,
+    options: Any,
+    zargon: str,
+) -> dict[str, str]:
+    """What `room_create` would refuse in these settings, by field (the admin's room form
+    checks with it, so an admin stores nothing a host could not)."""
+    problems: dict[str, str] = {}
+    checks: tuple[tuple[str, Any], ...] = (
+        ("seat_count", lambda: _validate_seat_count(seat_count)),
+        ("reminder_after", lambda: _validate_turn_times(turn_time_limit, reminder_after)),
+        ("options", lambda: _validated_options(options)),
+    )
+    for field, check in checks:
+        try:
+            check()
+        except RoomError as exc:
+            problems[field] = exc.message
+    if zargon not in Room.Zargon.values:
+        problems["zargon"] = "Zargon is played by a person (“human”) or by the monster AI (“ai”)."
+    return problems
+
+
 def room_rules_in_force(*, room: Room) -> list[str]:
     """The room options in force, in words, for the room page and the game header."""
     return describe(room.options)
