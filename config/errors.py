@@ -60,13 +60,28 @@ class DatabaseUnavailableMiddleware:
         return None
 
 
-LOCKED_OUT = "Too many failed logins: try again in a few minutes."
+LOCKED_OUT = (
+    "Too many failed logins from your address: try again in a few minutes "
+    "(or reset your password by email)."
+)
+SLOWED = (
+    "This account has had many wrong passwords lately: wait {seconds} seconds before trying it "
+    "again from here, or reset your password by email."
+)
 
 
 def login_locked_out(
     request: HttpRequest, credentials: object = None, **kwargs: object
 ) -> HttpResponse:
-    """django-axes' answer once an account or an address has too many failed logins: 429."""
+    """django-axes' answer to a login it refused (apps/accounts/lockout.py): 429, saying
+    whether the address is locked out or the account slowed (then with `Retry-After`)."""
+    wait = getattr(request, "login_wait_seconds", None)
+    message = SLOWED.format(seconds=wait) if wait else LOCKED_OUT
+    response: HttpResponse
     if is_api(request):
-        return JsonResponse({"detail": LOCKED_OUT}, status=429)
-    return HttpResponse(LOCKED_OUT, status=429, content_type="text/plain")
+        response = JsonResponse({"detail": message}, status=429)
+    else:
+        response = HttpResponse(message, status=429, content_type="text/plain")
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response

@@ -178,13 +178,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Brute force: after AXES_FAILURE_LIMIT wrong passwords for one account, or from one address,
-# logins (page and POST /api/auth/token) are refused for AXES_COOLOFF_TIME (429).
+# Brute force (apps/accounts/lockout.py): AXES_FAILURE_LIMIT wrong passwords from one address
+# lock that address out of logins (page and POST /api/auth/token) for AXES_COOLOFF_TIME (429);
+# past LOGIN_ACCOUNT_FAILURE_LIMIT failures against one account, from anywhere, addresses it never
+# signed in from may try it once per LOGIN_ACCOUNT_SLOWDOWN_SECONDS. No success resets another's
+# count; a new password clears the account's.
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, per address
-AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]  # the account's own count slows, never locks
+AXES_RESET_ON_SUCCESS = False  # it would reset the address's count too (guess, log in, guess)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # tries while refused are not counted
+AXES_USERNAME_CALLABLE = "apps.accounts.lockout.login_username"  # usernames ignore case
 AXES_LOCKOUT_CALLABLE = "config.errors.login_locked_out"
+LOGIN_ACCOUNT_FAILURE_LIMIT = env.int("LOGIN_ACCOUNT_FAILURE_LIMIT", default=10)
+LOGIN_ACCOUNT_SLOWDOWN_SECONDS = env.int("LOGIN_ACCOUNT_SLOWDOWN_SECONDS", default=30)
 AXES_VERBOSE = False
 
 # Other rate limits (apps/accounts/limits.py): uses per window, per user or per address.

@@ -984,16 +984,19 @@ MAX_YAML_DEPTH = 20
 _Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when installed
 
 
+def _line(event: yaml.Event) -> int:
+    return event.start_mark.line + 1 if event.start_mark is not None else 1
+
+
 def weight_problem(text: str, name: str) -> str | None:
     """Why `text` is too heavy to check (aliases, too deep, too many nodes), or None. Reads the
     parser's events only, and stops at the first limit passed: bounded work for any input."""
     nodes = depth = 0
     for event in yaml.parse(text, Loader=_Parser):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-            line = event.start_mark.line + 1
             return (
-                f"{name} line {line}: YAML anchors and aliases (&name, *name) are not allowed "
-                "in a quest file; write the value out"
+                f"{name} line {_line(event)}: YAML anchors and aliases (&name, *name) are not "
+                "allowed in a quest file; write the value out"
             )
         if isinstance(event, yaml.NodeEvent):
             nodes += 1
@@ -1006,7 +1009,7 @@ def weight_problem(text: str, name: str) -> str | None:
             depth += 1
             if depth > MAX_YAML_DEPTH:
                 return (
-                    f"{name} line {event.start_mark.line + 1}: the YAML is nested more than "
+                    f"{name} line {_line(event)}: the YAML is nested more than "
                     f"{MAX_YAML_DEPTH} levels deep; a quest nests at most a few"
                 )
         elif isinstance(event, yaml.CollectionEndEvent):
