@@ -6,6 +6,7 @@ Nothing here writes. A seat's view and log entries are computed by the engine fo
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import models
-from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 
 from apps.accounts.models import User
@@ -24,7 +25,7 @@ from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.fairness import Fairness
-from apps.play.models import ChatMessage, Game, GameEvent, HeroSetting
+from apps.play.models import ChatMessage, Game, GameEvent, GameWatcher, HeroSetting
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
@@ -115,8 +116,14 @@ def watcher_seat(user: AnyUser) -> Coalesce | Value:
     logged-in people watch, as an annotation (NULL: may not see the game at all)."""
     if not user.is_authenticated:
         return Value(None, output_field=models.IntegerField())
+    # An invite-only room's game is watched only by those who opened the host's link
+    # (`GameWatcher`): its id alone, sequential, must not lead anyone in.
+    invited = Exists(GameWatcher.objects.filter(game=OuterRef("pk"), user=user))
     watching = Case(
-        When(room__allow_spectators=True, then=Value(rules.SPECTATOR_SEAT)),
+        When(
+            Q(room__allow_spectators=True) & (Q(room__invite_only=False) | invited),
+            then=Value(rules.SPECTATOR_SEAT),
+        ),
         default=Value(None),
         output_field=models.IntegerField(),
     )
@@ -178,7 +185,12 @@ def seat_view_of_state(*, game: Game, seat: int, state: rules.State) -> SeatView
     """`seat`'s view of `state` (the game's state at `game.version`, settings in), encoded."""
     text = json.dumps(_seat_view_dict(game, rules.seat_view(state, seat)), separators=(",", ":"))
     return SeatView(
-        game_id=game.pk, seat=seat, version=game.version, json=text, outcome=game.outcome
+        game_id=game.pk,
+        seat=seat,
+        version=game.version,
+        json=text,
+        outcome=game.outcome,
+        generation=game.access_generation,
     )
 
 
@@ -186,6 +198,9 @@ def game_seat_view_cached(*, game: Game, seat: int) -> SeatView:
     """The seat's view of `game` as loaded, from this process's cache or built (and kept)."""
     cached = view_cache.get(game.pk, seat, at_least=game.version)
     if cached is not None and cached.is_as_new_as(version=game.version, outcome=game.outcome):
+        if cached.generation < game.access_generation:  # the row read now knows better
+            cached = dataclasses.replace(cached, generation=game.access_generation)
+            view_cache.put(cached)
         return cached
     state = game_state(game=game)
     state_with_settings(state, game_hero_settings(game=game))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import models, transaction
-from django.db.models import OuterRef, Subquery, Value
+from django.db.models import F, OuterRef, Subquery, Value
 from django.utils import timezone
 
 from apps.accounts.limits import rate_limit_exceeded
@@ -508,8 +508,12 @@ def _refuse_spectator(*, game_id: int, user: AnyUser, doing: str) -> None:
 
 
 def game_seats_changed(*, game_id: int) -> None:
-    """Call when a seat of a launched game changes hands: every socket of the game checks again
-    whose seat it holds (sockets check membership when they connect, not on every change)."""
+    """Call, in its transaction, when a seat of a launched game changes hands or spectators are
+    switched off: every socket of the game checks again whose seat it holds (sockets check
+    membership when they connect, not on every change). The game's access generation is bumped
+    in the same transaction, so a socket whose poke is lost still checks again before its next
+    frame (every view carries the generation it was built at)."""
+    Game.objects.filter(pk=game_id).update(access_generation=F("access_generation") + 1)
     transaction.on_commit(functools.partial(_send_to_sockets, game_id, {"type": "game.seats"}))
 
 

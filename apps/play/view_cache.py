@@ -27,6 +27,9 @@ class SeatView:
     # The row's outcome when it was built: a game ended outside the engine (an admin's
     # "abandoned") keeps its version, so a view of the same version built before is not served.
     outcome: str = ""
+    # The game's access generation read with the row it was built from (or a newer one read
+    # since): a socket checked at an older generation checks its seat again before sending it.
+    generation: int = 0
 
     def is_as_new_as(self, *, version: int, outcome: str) -> bool:
         """Is this view at least as new as a game row at `version` with `outcome`?"""
@@ -35,6 +38,10 @@ class SeatView:
     def frame(self) -> str:
         """The websocket frame `{"type": "view", "version", "view"}` as text."""
         return f'{{"type":"view","version":{self.version},"view":{self.json}}}'
+
+
+def _newness(view: SeatView) -> tuple[int, bool, int]:
+    return view.version, bool(view.outcome), view.generation
 
 
 class SeatViewCache:
@@ -59,10 +66,7 @@ class SeatViewCache:
         key = (view.game_id, view.seat)
         with self._lock:
             kept = self._views.get(key)
-            if kept is None or (kept.version, bool(kept.outcome)) < (
-                view.version,
-                bool(view.outcome),
-            ):
+            if kept is None or _newness(kept) < _newness(view):
                 self._views[key] = view
             self._views.move_to_end(key)
             while len(self._views) > self.size:

@@ -259,6 +259,13 @@ def _locked_room(room_id: int) -> Room:
         raise RoomNotFound("There is no such room.") from None
 
 
+def _require_visible(room: Room, user: User) -> None:
+    """A room `user` may not see answers as a missing one: whether it was launched (or exists)
+    is not told to strangers by the refusal of a leave or a cancel."""
+    if not room_visible_to(room=room, user=user):
+        raise RoomNotFound("There is no such room.")
+
+
 def _require_open(room: Room) -> None:
     if room.status != Room.Status.OPEN:
         raise RoomError("The quest has already started: seats can no longer change.")
@@ -308,6 +315,7 @@ def room_seat_leave(*, room_id: int, user: User, number: int | None = None) -> N
     """Free the seat `user` holds (only before launch). With `number`, it must be that seat."""
     with transaction.atomic():
         room = _locked_room(room_id)
+        _require_visible(room, user)
         _require_open(room)
         seat = room.seats.filter(user=user).first()
         if seat is None:
@@ -323,6 +331,7 @@ def room_cancel(*, room_id: int, user: User) -> str:
     """The host calls off a room nobody launched: the room and its seats go. Returns its name."""
     with transaction.atomic():
         room = _locked_room(room_id)
+        _require_visible(room, user)
         if room.host_id != user.pk:
             raise RoomError("Only the host can cancel this room.")
         if room.status != Room.Status.OPEN:
@@ -425,6 +434,13 @@ def room_game_id(*, room: Room) -> int | None:
     """The launched game's id through the reverse one-to-one `room.game`, or None."""
     game = getattr(room, "game", None)  # a missing related object raises AttributeError too
     return None if game is None else int(game.pk)
+
+
+def room_game_watch_token(*, room: Room) -> str | None:
+    """The launched game's spectators' link token (through the reverse `room.game`), or None."""
+    game = getattr(room, "game", None)
+    token = getattr(game, "watch_token", None)
+    return str(token) if token else None
 
 
 def room_game_paused(*, room: Room) -> bool:
