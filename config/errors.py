@@ -60,6 +60,27 @@ class DatabaseUnavailableMiddleware:
         return None
 
 
+class BadHostOnce(logging.Filter):
+    """A request with a `Host` not in ALLOWED_HOSTS is logged once, in one line: Django logs it
+    (with its traceback) at every middleware that asks for the host again, and a scanner's
+    probes buried the log in tracebacks. The line keeps the host and the path."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        if request is not None:
+            seen = getattr(request, "_bad_host_record", None)
+            if seen is not None and seen is not record:  # (this filter may be set up twice)
+                return False
+            if seen is None:
+                request._bad_host_record = record
+                record.msg = f"{record.getMessage()} (path {getattr(request, 'path', '?')!r})"
+                record.args = ()
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 LOCKED_OUT = (
     "Too many failed logins from your address: try again in a few minutes "
     "(or reset your password by email)."
