@@ -1,6 +1,12 @@
-"""HTTP through Django, websockets through Channels (same-origin, session-authenticated)."""
+"""HTTP through Django, websockets through Channels (same-origin, session-authenticated).
+
+`/healthz` is answered before Django's middleware: a sync middleware runs on the requests'
+thread, where during a database outage it queued behind requests waiting for the pool
+(config/health.py). Every websocket passes the per-user cap of config/sockets.py.
+"""
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -12,13 +18,22 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.health import HEALTH_PATH, asgi_healthz  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.sockets import SocketCap  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(SocketCap(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] == "http" and scope.get("path") == HEALTH_PATH:
+        await asgi_healthz(scope, receive, send)
+        return
+    await router(scope, receive, send)

@@ -60,13 +60,49 @@ class DatabaseUnavailableMiddleware:
         return None
 
 
-LOCKED_OUT = "Too many failed logins: try again in a few minutes."
+class BadHostOnce(logging.Filter):
+    """A request with a `Host` not in ALLOWED_HOSTS is logged once, in one line: Django logs it
+    (with its traceback) at every middleware that asks for the host again, and a scanner's
+    probes buried the log in tracebacks. The line keeps the host and the path."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        if request is not None:
+            seen = getattr(request, "_bad_host_record", None)
+            if seen is not None and seen is not record:  # (this filter may be set up twice)
+                return False
+            if seen is None:
+                request._bad_host_record = record
+                record.msg = f"{record.getMessage()} (path {getattr(request, 'path', '?')!r})"
+                record.args = ()
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+LOCKED_OUT = (
+    "Too many failed logins from your address: try again in a few minutes "
+    "(or reset your password by email)."
+)
+SLOWED = (
+    "This account has had many wrong passwords lately: wait {seconds} seconds before trying it "
+    "again from here, or reset your password by email."
+)
 
 
 def login_locked_out(
     request: HttpRequest, credentials: object = None, **kwargs: object
 ) -> HttpResponse:
-    """django-axes' answer once an account or an address has too many failed logins: 429."""
+    """django-axes' answer to a login it refused (apps/accounts/lockout.py): 429, saying
+    whether the address is locked out or the account slowed (then with `Retry-After`)."""
+    wait = getattr(request, "login_wait_seconds", None)
+    message = SLOWED.format(seconds=wait) if wait else LOCKED_OUT
+    response: HttpResponse
     if is_api(request):
-        return JsonResponse({"detail": LOCKED_OUT}, status=429)
-    return HttpResponse(LOCKED_OUT, status=429, content_type="text/plain")
+        response = JsonResponse({"detail": message}, status=429)
+    else:
+        response = HttpResponse(message, status=429, content_type="text/plain")
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response

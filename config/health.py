@@ -2,13 +2,18 @@
 
 The checks run side by side and each gets `settings.HEALTH_CHECK_TIMEOUT` seconds (1.5), so the
 answer comes within about that long even when a service hangs instead of refusing (a frozen
-Redis): 200, or 503 naming what is down. Load balancers probe it over plain HTTP (exempt from
+Redis): 200, or 503 naming what is down. The database check opens a connection of its own, off
+the requests' thread and outside the pool: during an outage it does not queue behind the
+requests waiting for pooled connections. Load balancers probe it over plain HTTP (exempt from
 the https redirect, see config/production.py).
 """
 
 import asyncio
+import json
+import math
 import uuid
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -20,12 +25,25 @@ from config.celery import app as celery_app
 
 
 def _database_select() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+    """SELECT 1 on a connection of its own, opened with a short connect timeout: not one of the
+    pool's (during an outage the requests waiting for the pool would queue the check behind
+    them for DB_POOL_TIMEOUT, 10 s), and not on the requests' thread."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:  # SQLite: a file, no server to wait for
+            cursor.execute("SELECT 1")
+        connection.close()
+        return
+    import psycopg  # noqa: PLC0415  (PostgreSQL only)
+
+    params = connection.get_connection_params()
+    params["connect_timeout"] = max(1, math.ceil(settings.HEALTH_CHECK_TIMEOUT))
+    with psycopg.connect(**params, autocommit=True) as conn:
+        conn.execute("SELECT 1")
 
 
 async def _database() -> None:
-    await sync_to_async(_database_select)()
+    # Its own thread, like the broker's: the requests' thread may be stuck behind the pool.
+    await sync_to_async(_database_select, thread_sensitive=False)()
 
 
 async def _channel_layer() -> None:
@@ -71,9 +89,31 @@ async def _status(check: Callable[[], Awaitable[None]]) -> str:
     return "ok"
 
 
-async def healthz(request: HttpRequest) -> JsonResponse:
+HEALTH_PATH = "/healthz"
+
+
+async def health_report() -> tuple[int, dict[str, Any]]:
+    """The status code and body of the health answer, every check side by side."""
     statuses = await asyncio.gather(*(_status(check) for check in CHECKS.values()))
     report = dict(zip(CHECKS, statuses, strict=True))
     down = [name for name, status in report.items() if status != "ok"]
     body = {"status": "ok" if not down else "down", "down": down, "checks": report}
-    return JsonResponse(body, status=200 if not down else 503)
+    return (200 if not down else 503), body
+
+
+async def healthz(request: HttpRequest) -> JsonResponse:
+    """The Django view (the test client, and any server that does not use config.asgi)."""
+    status, body = await health_report()
+    return JsonResponse(body, status=status)
+
+
+async def asgi_healthz(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """`/healthz` as a bare ASGI app (config/asgi.py routes it before Django's middleware)."""
+    status, body = await health_report()
+    payload = json.dumps(body).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})

@@ -1,7 +1,8 @@
 """Production profile: `DJANGO_SETTINGS_MODULE=config.production`.
 
-Requires SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL in the environment; passes
-`manage.py check --deploy` with no warnings.
+Requires SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL in the environment; with
+EMAIL_URL set too it passes `manage.py check --deploy` with no warnings (without it the check
+warns: no email would reach anyone, apps/notifications/checks.py).
 """
 
 from django.core.exceptions import ImproperlyConfigured
@@ -35,7 +36,8 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
-SESSION_COOKIE_SECURE = True
-CSRF_COOKIE_SECURE = True
+# Trying the profile over plain http before TLS is set up (README, Deploying):
+# SECURE_SSL_REDIRECT=false SECURE_COOKIES=false; `check --deploy` then warns about both.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

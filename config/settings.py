@@ -123,6 +123,10 @@ AUTHENTICATION_BACKENDS = [
 # larger one before buffering it, Django's own limit is the same (docs/operations.md, "Limits").
 REQUEST_MAX_BYTES = env.int("REQUEST_MAX_BYTES", default=256 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
+# config/server.py: a request's headers arrive whole within this many seconds, or 408.
+REQUEST_HEADER_TIMEOUT = env.float("REQUEST_HEADER_TIMEOUT", default=10.0)
+# config/sockets.py: websockets one user may hold open in one web process.
+WS_MAX_PER_USER = env.int("WS_MAX_PER_USER", default=20)
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -164,6 +168,10 @@ elif env.bool("DB_POOL", default=True):
     # request that waits DB_POOL_TIMEOUT seconds for one fails (PoolTimeout) instead of piling
     # up. Size it so that processes x DB_POOL_MAX stays below PostgreSQL's max_connections.
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not Django
+    # The pool checks a connection as it lends it (psycopg_pool's check_connection, one empty
+    # round trip) and replaces a broken one: after PostgreSQL restarts, the first request on
+    # each stale pooled connection is served on a fresh one instead of answering 503.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN", default=2),
         "max_size": env.int("DB_POOL_MAX", default=8),
@@ -178,13 +186,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Brute force: after AXES_FAILURE_LIMIT wrong passwords for one account, or from one address,
-# logins (page and POST /api/auth/token) are refused for AXES_COOLOFF_TIME (429).
+# Brute force (apps/accounts/lockout.py): AXES_FAILURE_LIMIT wrong passwords from one address
+# lock that address out of logins (page and POST /api/auth/token) for AXES_COOLOFF_TIME (429);
+# past LOGIN_ACCOUNT_FAILURE_LIMIT failures against one account, from anywhere, addresses it never
+# signed in from may try it once per LOGIN_ACCOUNT_SLOWDOWN_SECONDS. No success resets another's
+# count; a new password clears the account's.
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, per address
-AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]  # the account's own count slows, never locks
+AXES_RESET_ON_SUCCESS = False  # it would reset the address's count too (guess, log in, guess)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # tries while refused are not counted
+AXES_USERNAME_CALLABLE = "apps.accounts.lockout.login_username"  # usernames ignore case
 AXES_LOCKOUT_CALLABLE = "config.errors.login_locked_out"
+LOGIN_ACCOUNT_FAILURE_LIMIT = env.int("LOGIN_ACCOUNT_FAILURE_LIMIT", default=10)
+LOGIN_ACCOUNT_SLOWDOWN_SECONDS = env.int("LOGIN_ACCOUNT_SLOWDOWN_SECONDS", default=30)
 AXES_VERBOSE = False
 
 # Other rate limits (apps/accounts/limits.py): uses per window, per user or per address.
@@ -341,7 +356,12 @@ NOTIFICATIONS_PRESENCE_TTL = timedelta(seconds=env.int("NOTIFICATIONS_PRESENCE_T
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A bad Host header: one warning line per request, no traceback (config/errors.py).
+    "filters": {"bad_host_once": {"()": "config.errors.BadHostOnce"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        "django.security.DisallowedHost": {"filters": ["bad_host_once"]},
+    },
 }

@@ -4,6 +4,7 @@ from ninja import Router, Schema
 from ninja.errors import HttpError
 
 from apps.accounts.limits import client_address, rate_limit_exceeded
+from apps.accounts.lockout import login_succeeded
 from apps.accounts.models import User
 from apps.accounts.services import token_issue
 
@@ -27,14 +28,15 @@ class ErrorOut(Schema):
 def issue_token(request: HttpRequest, credentials: Credentials) -> TokenOut:
     """Trade a username and password for a personal API token (sent as `Bearer <token>`).
 
-    Rate-limited per address (RATE_LIMITS["token_issue"]); wrong passwords also count towards
-    the lockout of the account and the address (django-axes): 429 then.
+    Rate-limited per address (RATE_LIMITS["token_issue"]); wrong passwords count as on the login
+    page (apps/accounts/lockout.py: the address locked, the account slowed): 429 then.
     """
     if rate_limit_exceeded(group="token_issue", key=f"ip:{client_address(request)}"):
         raise HttpError(429, "Too many tokens asked for from your address: try again later.")
     user = authenticate(request, username=credentials.username, password=credentials.password)
     if not isinstance(user, User) or not user.is_active:
         raise HttpError(401, "Wrong username or password.")
+    login_succeeded(request=request, username=user.get_username())  # as a page login does
     return TokenOut(token=token_issue(user=user, name="api"))
 
 

@@ -1,4 +1,5 @@
-"""A new password revokes the user's API tokens, whatever set it.
+"""A new password revokes the user's API tokens and clears the account's failed logins, whatever
+set it; a login clears its own failures from its address (apps/accounts/lockout.py).
 
 The profile's password change, a password reset, the admin's password form,
 `manage.py changepassword`, a script calling `set_password`: all of them save the user row, so
@@ -8,9 +9,11 @@ changes a password because it leaked must not leave working tokens behind.
 
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
+from apps.accounts.lockout import login_failures_clear, login_succeeded
 from apps.accounts.models import User
 from apps.accounts.services import token_revoke_all
 
@@ -43,3 +46,11 @@ def _password_change_revokes_tokens(sender: type[User], instance: User, **kwargs
     if getattr(instance, "_password_changed", False):
         instance._password_changed = False  # type: ignore[attr-defined]
         token_revoke_all(user=instance)
+        # The reset email is the owner's way in while others guess: it lifts the account's lock.
+        login_failures_clear(username=instance.get_username())
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.login_clears_own_failures")
+def _login_clears_own_failures(sender: Any, request: Any, user: User, **kwargs: Any) -> None:
+    if request is not None:
+        login_succeeded(request=request, username=user.get_username())

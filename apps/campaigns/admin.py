@@ -1,29 +1,105 @@
+"""The campaigns admin. A character sheet feeds the engine at the next launch, so the admin checks
+it with the engine's own tables (`campaign_hero_problems`) and says what is wrong, as the armory
+does for players; nothing the engine would refuse is saved."""
+
+from typing import Any
+
+from django import forms
 from django.contrib import admin
 
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
+from apps.games.heroquest import campaign_hero_problems
+
+# Which form field each engine problem is about (the first word that names one).
+_PROBLEM_FIELDS = (
+    ("carried", "items"),
+    ("artifact", "artifacts"),
+    ("weapon", "weapon"),
+    ("wield", "weapon"),
+    ("armour", "armour"),
+    ("wear", "armour"),
+    ("body_max", "body_max"),
+    ("mind_max", "mind_max"),
+    ("gold", "gold"),
+    ("potions", "potions"),
+    ("tool_kit", "tool_kit"),
+)
 
 
-class CharacterSheetInline(admin.TabularInline):
+class CharacterSheetForm(forms.ModelForm[CharacterSheet]):
+    class Meta:
+        model = CharacterSheet
+        fields = (
+            "campaign",
+            "hero",
+            "name",
+            "owner",
+            "body_max",
+            "mind_max",
+            "gold",
+            "potions",
+            "weapon",
+            "armour",
+            "items",
+            "tool_kit",
+            "artifacts",
+            "quests_completed",
+            "fallen",
+        )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        instance = self.instance
+        sheet = {
+            key: cleaned.get(key, getattr(instance, key, None))
+            for key in (
+                "weapon",
+                "armour",
+                "items",
+                "artifacts",
+                "body_max",
+                "mind_max",
+                "gold",
+                "potions",
+                "tool_kit",
+            )
+        }
+        hero = cleaned.get("hero", instance.hero)
+        if not hero or any(value is None for value in sheet.values()):
+            return cleaned  # a field error is already shown
+        for problem in campaign_hero_problems(hero, sheet):
+            field = next((f for word, f in _PROBLEM_FIELDS if word in problem), None)
+            message = problem[0].upper() + problem[1:] + "."
+            if field is not None and field in self.fields:
+                self.add_error(field, message)
+            else:
+                self.add_error(None, message)
+        return cleaned
+
+
+class CharacterSheetInline(admin.TabularInline[CharacterSheet, Campaign]):
     model = CharacterSheet
+    form = CharacterSheetForm
     extra = 0
     fields = ["hero", "name", "owner", "gold", "potions", "weapon", "fallen"]
 
 
-class CampaignRoomInline(admin.TabularInline):
+class CampaignRoomInline(admin.TabularInline[CampaignRoom, Campaign]):
     model = CampaignRoom
     extra = 0
     raw_id_fields = ["room"]
 
 
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(admin.ModelAdmin[Campaign]):
     list_display = ["name", "owner", "created"]
     search_fields = ["name", "owner__username"]
     inlines = [CharacterSheetInline, CampaignRoomInline]
 
 
 @admin.register(CharacterSheet)
-class CharacterSheetAdmin(admin.ModelAdmin):
+class CharacterSheetAdmin(admin.ModelAdmin[CharacterSheet]):
+    form = CharacterSheetForm
     list_display = ["name", "hero", "campaign", "owner", "gold", "potions", "fallen"]
     list_filter = ["hero", "fallen"]
     search_fields = ["name", "campaign__name"]

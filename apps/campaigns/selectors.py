@@ -10,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 
 from apps.accounts.models import User
-from apps.campaigns.errors import CampaignNotFound
+from apps.campaigns.errors import CampaignError, CampaignNotFound
 from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
 from apps.games.heroquest import (
     ARMOUR,
@@ -18,6 +18,7 @@ from apps.games.heroquest import (
     HERO_ORDER,
     TOOL_KIT_PRICE,
     WEAPONS,
+    campaign_hero_problems,
     equipment_problem,
     item_effect,
     saga_quests,
@@ -106,6 +107,13 @@ def campaign_hero_options(*, room: Room) -> dict[str, Any] | None:
         }
         for sheet in campaign_living_sheets(campaign=link.campaign)
     }
+    for sheet in campaign_living_sheets(campaign=link.campaign):
+        problems = campaign_hero_problems(sheet.hero, heroes[sheet.hero])
+        if problems:  # stored by hand (the admin, a script): refused with words, never a 500
+            raise CampaignError(
+                f"{sheet.name}'s character sheet cannot start a quest: {'; '.join(problems)}. "
+                "An administrator must correct the sheet first."
+            )
     return {"heroes": heroes}
 
 

@@ -11,6 +11,9 @@ Outcome write-back (docs/rules.md 12), called by `play` in the transaction that 
   heroes who did not fall still keep what they carry.
 - either way a fallen hero's sheet is marked fallen (kept for history) and a fresh sheet of the
   same class (new name, starting stats and equipment, same player) takes its place.
+- abandoned (an administrator ended a stuck game): nothing is written back. The sheets stay as
+  they were before the quest (no gold, potion or find of the unfinished try is kept, nobody
+  falls) and the quest stays the party's next one, to be tried again.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ from apps.rooms.models import Room
 from apps.rooms.services import RoomError, room_changed, room_create
 
 NAME_MAX_LENGTH = 80
+# Outcomes that leave the sheets as they were before the quest (an admin ended a stuck game).
+OUTCOMES_WRITING_NOTHING = frozenset({"abandoned"})
 
 # New heroes' names, in order; after the list runs out: "Brakka III" and so on.
 HERO_NAMES: dict[str, tuple[str, ...]] = {
@@ -195,6 +200,10 @@ def campaign_record_outcome(
             .first()
         )
         if link is None or link.outcome:
+            return
+        if outcome in OUTCOMES_WRITING_NOTHING:  # recorded (the room is done), sheets untouched
+            link.outcome = outcome
+            link.save(update_fields=["outcome"])
             return
         campaign = link.campaign
         sheets = {

@@ -13,7 +13,8 @@ from pydantic import StrictInt
 
 from apps.accounts.services import token_authenticate
 from apps.games.registry import game_faces
-from apps.play.replay import REPLAY_PAGE_MAX, game_replay_page_json
+from apps.play.links import game_by_replay_link
+from apps.play.replay import REPLAY_PAGE_MAX, game_replay_page_json, replay_page_json
 from apps.play.selectors import (
     CHAT_PAGE_SIZE,
     chat_message_json,
@@ -318,17 +319,32 @@ def _anyone(request: HttpRequest) -> bool:
     url_name="game_replay",
     auth=_anyone,
     response={200: dict[str, Any], 404: ErrorOut, 409: ErrorOut},
-    summary="A finished quest's replay, a page of steps at a time (players, or anyone if public)",
+    summary="A finished game's replay, a page of steps at a time (its players)",
     description="Step 0 is the launch, step n the n-th accepted action: the board after it with "
     "everything revealed (the game's replay view), its log entries in full and its RNG draws "
     "`[purpose, n, result]` (each game documents its purposes: a die shows result + 1). "
-    "`fairness` gives the seed and salt. "
-    "Only once the quest is over; 404 for non-players unless the host made it public.",
+    "`fairness` gives the seed and salt. Only once the game is over; 404 for non-players (a "
+    "public replay is read by its link: `/replays/{token}`).",
 )
 def replay(request: HttpRequest, game_id: int, start: int = 0, count: int = 50) -> Any:
     count = min(count, REPLAY_PAGE_MAX)
     return _json(
         game_replay_page_json(game_id=game_id, user=request.user, start=start, count=count)
+    )
+
+
+@router.get(
+    "/replays/{token}",
+    url_name="replay_link",
+    auth=_anyone,
+    response={200: dict[str, Any], 404: ErrorOut, 409: ErrorOut},
+    summary="A public replay by the link the host shares, a page of steps at a time (anyone)",
+    description="As `/{game_id}/replay`, for the token of the host's public link "
+    "(`/replays/<token>/`): 404 alike for a wrong token, a private replay and a running game.",
+)
+def replay_link(request: HttpRequest, token: str, start: int = 0, count: int = 50) -> Any:
+    return _json(
+        replay_page_json(game_by_replay_link(token=token), start, min(count, REPLAY_PAGE_MAX))
     )
 
 

@@ -1,9 +1,13 @@
 """The game websocket (`/ws/games/<id>/`): pushes the member's own seat view on every change.
 
 Membership is checked when the socket connects, which fixes the seat it serves; it is checked
-again only when a seat of the game changes hands (`game.seats`), not on every change. The group
-message only says "game changed to version V"; the seat's view of V is built once per process
-and version (`apps.play.view_cache`), whatever the number of sockets watching that seat, and
+again when a seat of the game changes hands (`game.seats`), not on every change. It does not hang
+on that poke: every view carries the game's access generation read with it (bumped in the
+transaction that gave a seat away or stopped spectators), and a socket checked at an older
+generation checks its seat again before sending it, and closes (4403) instead if its access
+ended. A frame already on its way when the access ended may still go; none built after it does.
+The group message only says "game changed to version V"; the seat's view of V is built once per
+process and version (`apps.play.view_cache`), whatever the number of sockets watching that seat, and
 sent as already-encoded text. A socket only ever receives its own seat's view. Table talk works
 the same way: the group message carries a chat message's id only, and each socket reads it back
 through `game_chat_message` (members only).
@@ -124,6 +128,10 @@ class GameConsumer(OffRequestThreadConsumer):
     seat: int | None = None
     group: str | None = None
     version: int = -1
+    # The game's access generation when this socket's seat was last checked: a view built at a
+    # newer one means a seat changed hands (or spectators were switched off) since, and the
+    # socket checks again before it sends anything, whether or not the poke saying so came.
+    generation: int = -1
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -149,9 +157,10 @@ class GameConsumer(OffRequestThreadConsumer):
         try:
             if user is None or not user.is_authenticated:
                 raise GameNotFound("There is no such game.")
-            _, self.seat = await database_sync_to_async(game_membership)(
+            game, self.seat = await database_sync_to_async(game_membership)(
                 game_id=self.game_id, user=user, watch=True
             )
+            self.generation = game.access_generation
         except GameNotFound:
             self.seat = None
             await self.disconnect(CLOSE_FORBIDDEN)
@@ -223,8 +232,11 @@ class GameConsumer(OffRequestThreadConsumer):
             chat = await database_sync_to_async(game_chat_message)(
                 game_id=self.game_id, user=self.scope["user"], message_id=message_id
             )
-        except GameNotFound:
-            return  # the seat changed hands: `game_seats` re-checks this socket
+        except GameNotFound:  # the seat changed hands, or spectators were switched off
+            self.seat = None
+            await self.disconnect(CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         if chat is not None:
             await self.send_json({"type": "chat", "message": chat})
 
@@ -244,6 +256,13 @@ class GameConsumer(OffRequestThreadConsumer):
             await self.disconnect(CLOSE_FORBIDDEN)
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        if view.generation > self.generation:  # access changed since this socket was checked
+            seat = self.seat
+            if not await self._check_seat():
+                return  # closed: its access ended, and no frame left for it
+            if self.seat != seat:  # the user holds another seat now: that seat's view
+                await self._send_view(force=True)
+                return
         if not force and view.version <= self.version:
             return
         self.version = view.version

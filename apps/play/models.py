@@ -1,10 +1,16 @@
 import json
+import secrets
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 
 from apps.games.registry import DEFAULT_GAME
+
+
+def new_link_token() -> str:
+    """An unguessable token for a link the host shares (256 bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
 
 
 def as_stored_json(value: Any) -> Any:
@@ -39,6 +45,16 @@ class Game(models.Model):
     seed_commitment = models.CharField(max_length=64, blank=True)
     # The host lets anyone with the link watch the replay once the quest is over.
     replay_public = models.BooleanField(default=False)
+    # The links the host shares, unguessable (game ids are sequential and could be walked): the
+    # public replay's (`/replays/<replay_token>/`) and, for an invite-only room that lets
+    # spectators watch, the spectators' (`/games/watch/<watch_token>/`).
+    replay_token = models.CharField(max_length=64, unique=True, default=new_link_token)
+    watch_token = models.CharField(max_length=64, unique=True, default=new_link_token)
+    # Bumped in the transaction that takes access away (a seat given away, spectators switched
+    # off: `services.game_seats_changed`). Every view is built with the generation read with
+    # it, and a socket checked at an older one checks again before it sends: no frame leaves for
+    # a socket whose access ended, even if the poke that tells it is lost (apps/play/consumers.py).
+    access_generation = models.PositiveIntegerField(default=0)
     options = models.JSONField(default=dict)
     # Key order is not kept (jsonb sorts keys); `State.from_json` takes its order from the quest.
     state = models.JSONField(help_text="The engine state JSON.")
@@ -171,3 +187,21 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} chat #{self.pk}"
+
+
+class GameWatcher(models.Model):
+    """A logged-in person who opened the spectators' link of an invite-only room's game: they
+    may watch it (as SPECTATOR_SEAT) while the room lets spectators watch. Listed rooms need no
+    link: the lobby lists their games."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="watchers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="game_watcher_unique_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} watches {self.game_id}"

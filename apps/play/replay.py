@@ -6,8 +6,9 @@ full, and every number it drew from the RNG. With the seed, revealed at the end
 (apps/play/fairness.py), anyone can walk the dice stream and check each draw and each die in
 the log against it (static/js/fairness.js).
 
-Who may watch: the game's players once the quest is over, and anyone once the host made the
-replay public. Nobody while it runs: the replay would show the whole map.
+Who may watch: the game's players once the quest is over, and anyone with its link
+(`/replays/<token>/`, apps/play/links.py) once the host made the replay public. Nobody while
+it runs: the replay would show the whole map.
 """
 
 from __future__ import annotations
@@ -40,10 +41,12 @@ class Step:
 
 
 def game_for_replay(*, game_id: int, user: AnyUser) -> Game:
-    """The game if `user` may watch its replay (GameNotFound otherwise, existence unsaid)."""
+    """The game if `user` plays in it and may watch its replay (GameNotFound otherwise,
+    existence unsaid). Anyone else watches a public replay by its link (apps/play/links.py),
+    never by the sequential id."""
     games = Game.objects.select_related("room").annotate(member_seat=member_seat(user))
     game = games.filter(pk=game_id).first()
-    if game is None or (game.member_seat is None and not game.replay_public):
+    if game is None or game.member_seat is None:
         raise GameNotFound("There is no such game.")
     if not game.outcome:  # the replay shows the whole map: never while the quest runs
         raise GameNotFound("The replay opens when the quest is over.")
@@ -148,7 +151,11 @@ def game_replay_page(
 
 def game_replay_page_json(*, game_id: int, user: AnyUser, start: int = 0, count: int = 50) -> str:
     """`game_replay_page` as JSON text, each page built once per process."""
-    game = game_for_replay(game_id=game_id, user=user)
+    return replay_page_json(game_for_replay(game_id=game_id, user=user), start, count)
+
+
+def replay_page_json(game: Game, start: int = 0, count: int = 50) -> str:
+    """A page of the replay of `game` (finished; the caller checked who may watch it)."""
     total = len(replay_steps(game=game))
     start = max(0, start)
     count = max(1, min(count, REPLAY_PAGE_MAX))

@@ -6,6 +6,7 @@ Nothing here writes. A seat's view and log entries are computed by the engine fo
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import models
-from django.db.models import Case, Count, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, Count, Exists, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
 
 from apps.accounts.models import User
@@ -23,7 +24,7 @@ from apps.games.registry import game_face
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.fairness import Fairness
-from apps.play.models import ChatMessage, Game, GameEvent
+from apps.play.models import ChatMessage, Game, GameEvent, GameWatcher
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
@@ -109,8 +110,14 @@ def watcher_seat(user: AnyUser) -> Coalesce | Value:
     logged-in people watch, as an annotation (NULL: may not see the game at all)."""
     if not user.is_authenticated:
         return Value(None, output_field=models.IntegerField())
+    # An invite-only room's game is watched only by those who opened the host's link
+    # (`GameWatcher`): its id alone, sequential, must not lead anyone in.
+    invited = Exists(GameWatcher.objects.filter(game=OuterRef("pk"), user=user))
     watching = Case(
-        When(room__allow_spectators=True, then=Value(SPECTATOR_SEAT)),
+        When(
+            Q(room__allow_spectators=True) & (Q(room__invite_only=False) | invited),
+            then=Value(SPECTATOR_SEAT),
+        ),
         default=Value(None),
         output_field=models.IntegerField(),
     )
@@ -158,6 +165,15 @@ def _seat_view_dict(game: Game, view: dict[str, Any]) -> dict[str, Any]:
     view = dict(view)
     view["version"] = game.version
     view["game_id"] = game.pk
+    return game_ended_view(game=game, view=view)
+
+
+def game_ended_view(*, game: Game, view: dict[str, Any]) -> dict[str, Any]:
+    """`view` as the game's row says: a game ended outside the engine (an admin's
+    `abandoned`, which the engine state never holds) shows that outcome and offers no action."""
+    if game.outcome and not view.get("outcome"):
+        view["outcome"] = game.outcome
+        view["legal_actions"] = []
     return view
 
 
@@ -165,13 +181,23 @@ def seat_view_of_state(*, game: Game, seat: int, state: Any) -> SeatView:
     """`seat`'s view of `state` (the game's state at `game.version`, settings in), encoded."""
     view = game_face_of(game).seat_view(state, seat)
     text = json.dumps(_seat_view_dict(game, view), separators=(",", ":"))
-    return SeatView(game_id=game.pk, seat=seat, version=game.version, json=text)
+    return SeatView(
+        game_id=game.pk,
+        seat=seat,
+        version=game.version,
+        json=text,
+        outcome=game.outcome,
+        generation=game.access_generation,
+    )
 
 
 def game_seat_view_cached(*, game: Game, seat: int) -> SeatView:
     """The seat's view of `game` as loaded, from this process's cache or built (and kept)."""
     cached = view_cache.get(game.pk, seat, at_least=game.version)
-    if cached is not None:
+    if cached is not None and cached.is_as_new_as(version=game.version, outcome=game.outcome):
+        if cached.generation < game.access_generation:  # the row read now knows better
+            cached = dataclasses.replace(cached, generation=game.access_generation)
+            view_cache.put(cached)
         return cached
     view = seat_view_of_state(game=game, seat=seat, state=game_state_in_play(game=game))
     view_cache.put(view)

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import models, transaction
-from django.db.models import OuterRef, Subquery, Value
+from django.db.models import F, OuterRef, Subquery, Value
 from django.utils import timezone
 
 from apps.accounts.limits import rate_limit_exceeded
+from apps.campaigns.errors import CampaignError
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
 from apps.core.prepared import PreparedQuery
@@ -98,7 +99,8 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             raise LaunchRefused("This quest has already been launched.")
         seats = list(room.seats.order_by("number"))
         taken = [s.number for s in seats if s.user_id is not None]
-        if taken != list(range(room.first_player_seat, room.seat_count + 1)):
+        people = [n for n in range(1, room.seat_count + 1) if n != room.ai_seat_number]
+        if taken != people:
             raise LaunchRefused("Every seat must be taken before the quest can start.")
         face = room.face
         definition = room.quest
@@ -108,12 +110,17 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
         seed = secrets.randbits(63) if seed is None else seed
         salt = new_salt()
         commitment = seed_commitment(seed=seed, salt=salt)
-        options: dict[str, Any] = {**room.options, **(campaign_hero_options(room=room) or {})}
+        try:
+            heroes = campaign_hero_options(room=room) or {}
+        except CampaignError as exc:  # a sheet stored by hand with what the engine refuses
+            raise LaunchRefused(exc.message) from None
+        options: dict[str, Any] = {**room.options, **heroes}
         # The commitment is in the log before the first die: every seat can hold the site to it.
         try:
             start = face.new_game(scenario, room.seat_count, seed, options, commitment=commitment)
-        except ValueError as exc:  # stored options or sheets the game refuses: say so, no 500
-            raise LaunchRefused(f"This table cannot start: {exc}") from None
+        except (ValueError, TypeError) as exc:  # stored data (options, sheets), not the player
+            logger.warning("room %s cannot launch: %s", room.pk, exc)
+            raise LaunchRefused(f"This table cannot start: {exc}.") from None
         game = Game.objects.create(
             room=room,
             kind=face.slug,
@@ -232,6 +239,8 @@ def _locked_game(
 ) -> tuple[Game, int, dict[str, Any] | None]:
     """The game row, locked, in one statement, with the acting seat (the given seat, or the one
     `user` holds) and the answer already given to `key`, if any."""
+    if not 0 < game_id < 2**63:  # the prepared statement skips the ORM's range check
+        raise GameNotFound("There is no such game.")
     if user is None:
         game = _LOCKED_FOR_SEAT[system].first(game_id=game_id, key=key, seat=seat)
     elif user.is_authenticated:
@@ -578,8 +587,12 @@ def _refuse_spectator(*, game_id: int, user: AnyUser, doing: str) -> None:
 
 
 def game_seats_changed(*, game_id: int) -> None:
-    """Call when a seat of a launched game changes hands: every socket of the game checks again
-    whose seat it holds (sockets check membership when they connect, not on every change)."""
+    """Call, in its transaction, when a seat of a launched game changes hands or spectators are
+    switched off: every socket of the game checks again whose seat it holds (sockets check
+    membership when they connect, not on every change). The game's access generation is bumped
+    in the same transaction, so a socket whose poke is lost still checks again before its next
+    frame (every view carries the generation it was built at)."""
+    Game.objects.filter(pk=game_id).update(access_generation=F("access_generation") + 1)
     poke_on_commit(group=game_group(game_id=game_id), message={"type": "game.seats"})
 
 

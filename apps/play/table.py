@@ -173,11 +173,13 @@ def game_abandon(*, game_id: int, by: AnyUser) -> Game:
         game = _locked_game(game_id)
         _require_host_or_staff(game, by, staff=True)
         _require_in_play(game)
-        game.outcome = ABANDONED
-        game.paused_at = None
-        game.save(update_fields=["outcome", "paused_at", "updated"])
+        game.outcome, game.to_move, game.paused_at = ABANDONED, [], None
+        game.save(update_fields=["outcome", "to_move", "paused_at", "updated"])
         Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
         game_note(game=game, note={"type": "abandoned", **_by(by, staff=True)})
+        # The version stays (the log replays to it): every socket checks again and is sent the
+        # ended view, which its cache tells from the running one by the outcome.
+        game_seats_changed(game_id=game.pk)
         face = game_face_of(game)
         state = game_state(game=game)
         if face.has_campaigns:

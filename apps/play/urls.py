@@ -13,4 +13,7 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", views.replay_page, name="replay"),
     path("games/<int:game_id>/replay/public", views.replay_public, name="replay_public"),
     path("games/<int:game_id>/spectators", views.spectators, name="spectators"),
+    # The links a host shares (apps/play/links.py): unguessable, unlike the ids.
+    path("games/watch/<str:token>/", views.watch_link, name="watch"),
+    path("replays/<str:token>/", views.replay_link_page, name="replay_link"),
 ]

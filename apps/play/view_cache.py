@@ -24,10 +24,24 @@ class SeatView:
     seat: int
     version: int
     json: str
+    # The row's outcome when it was built: a game ended outside the engine (an admin's
+    # "abandoned") keeps its version, so a view of the same version built before is not served.
+    outcome: str = ""
+    # The game's access generation read with the row it was built from (or a newer one read
+    # since): a socket checked at an older generation checks its seat again before sending it.
+    generation: int = 0
+
+    def is_as_new_as(self, *, version: int, outcome: str) -> bool:
+        """Is this view at least as new as a game row at `version` with `outcome`?"""
+        return self.version > version or (self.version == version and self.outcome == outcome)
 
     def frame(self) -> str:
         """The websocket frame `{"type": "view", "version", "view"}` as text."""
         return f'{{"type":"view","version":{self.version},"view":{self.json}}}'
+
+
+def _newness(view: SeatView) -> tuple[int, bool, int]:
+    return view.version, bool(view.outcome), view.generation
 
 
 class SeatViewCache:
@@ -52,7 +66,7 @@ class SeatViewCache:
         key = (view.game_id, view.seat)
         with self._lock:
             kept = self._views.get(key)
-            if kept is None or kept.version < view.version:
+            if kept is None or _newness(kept) < _newness(view):
                 self._views[key] = view
             self._views.move_to_end(key)
             while len(self._views) > self.size:

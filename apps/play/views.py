@@ -20,6 +20,7 @@ from apps.accounts.models import User
 from apps.games.port import SPECTATOR_SEAT
 from apps.notifications.services import notification_mark_read
 from apps.play.errors import GameNotFound, PlayError
+from apps.play.links import game_by_replay_link, game_watch_by_link
 from apps.play.models import Game
 from apps.play.notices import game_topic
 from apps.play.replay import game_for_replay
@@ -101,8 +102,23 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "rules_in_force": game_face_of(game).option_lines(game.options),
         "fairness": game_fairness(game=game),
         # The players watch the replay after the end; spectators only once the host shares it.
-        "replay_url": reverse("play:replay", args=[game.pk])
+        "replay_url": (
+            reverse("play:replay", args=[game.pk])
+            if not spectator
+            else reverse("play:replay_link", args=[game.replay_token])
+        )
         if game.outcome and (not spectator or game.replay_public)
+        else "",
+        # The links the host shares (apps/play/links.py): the game's id alone leads nobody in.
+        "public_replay_url": request.build_absolute_uri(
+            reverse("play:replay_link", args=[game.replay_token])
+        )
+        if game.room.host_id == request.user.pk and game.replay_public
+        else "",
+        "watch_url": request.build_absolute_uri(reverse("play:watch", args=[game.watch_token]))
+        if game.room.host_id == request.user.pk
+        and game.room.invite_only
+        and game.room.allow_spectators
         else "",
     }
     return render(request, "play/game.html", context)
@@ -169,8 +185,8 @@ def resume(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A finished quest step by step, its dice checked in the browser (players, or anyone once
-    the host made it public). `?step=N` opens it at step N."""
+    """A finished quest step by step, its dice checked in the browser (its players; anyone
+    else by the public link, `replay_link_page`). `?step=N` opens it at step N."""
     try:
         game = game_for_replay(game_id=game_id, user=request.user)
     except GameNotFound as exc:
@@ -183,6 +199,31 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "rules_url": reverse("play:rules"),
     }
     return render(request, "play/replay.html", context)
+
+
+def replay_link_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The public replay, for anyone with the host's link (logged in or not)."""
+    try:
+        game = game_by_replay_link(token=token)
+    except GameNotFound as exc:
+        raise Http404(exc.message) from None
+    context = {
+        "game": game,
+        "is_host": False,
+        "api_replay_url": reverse("api:replay_link", args=[token]),
+        "rules_url": reverse("play:rules"),
+    }
+    return render(request, "play/replay.html", context)
+
+
+@login_required
+def watch_link(request: HttpRequest, token: str) -> HttpResponse:
+    """The spectators' link of a game: its holder may watch it from then on (at its own URL)."""
+    try:
+        game = game_watch_by_link(token=token, user=request.user)
+    except GameNotFound as exc:
+        raise Http404(exc.message) from None
+    return redirect("play:game", game_id=game.pk)
 
 
 @login_required

@@ -131,6 +131,43 @@ def _validated_options(face: GameFace, options: dict[str, Any] | None) -> dict[s
     return dict(options or {})
 
 
+def room_settings_problems(
+    *,
+    kind: str,
+    seat_count: int,
+    turn_time_limit: timedelta | None,
+    reminder_after: timedelta | None,
+    options: Any,
+    ai_seat: str,
+) -> dict[str, str]:
+    """What `room_create` would refuse in these settings, by field (the admin's room form
+    checks with it, so an admin stores nothing a host could not)."""
+    try:
+        face = room_game_face(kind)
+    except RoomError as exc:
+        return {"kind": exc.message}
+    problems: dict[str, str] = {}
+    checks: tuple[tuple[str, Any], ...] = (
+        ("seat_count", lambda: _validate_seat_count(face, seat_count)),
+        ("reminder_after", lambda: _validate_turn_times(turn_time_limit, reminder_after)),
+        ("options", lambda: _validated_options(face, options)),
+        ("ai_seat", lambda: _validate_ai_seat(face, ai_seat)),
+    )
+    for field, check in checks:
+        try:
+            check()
+        except RoomError as exc:
+            problems[field] = exc.message
+    return problems
+
+
+def _validate_ai_seat(face: GameFace, ai_seat: str) -> None:
+    if ai_seat not in Room.AiSeat.values:
+        raise RoomError("The AI seat is played by a person (“human”) or by the AI (“ai”).")
+    if ai_seat == Room.AiSeat.AI and face.ai_seat is None:
+        raise RoomError(f"{face.name} has no seat the AI can play: every seat is a person's.")
+
+
 def room_rules_in_force(*, room: Room) -> list[str]:
     """The room options in force, in words, for the room page and the game header."""
     return room.face.option_lines(room.options)
@@ -172,10 +209,7 @@ def room_create(
     _validate_seat_count(face, seat_count)
     _validate_turn_times(turn_time_limit, reminder_after)
     options = _validated_options(face, options)
-    if ai_seat not in Room.AiSeat.values:
-        raise RoomError("The AI seat is played by a person (“human”) or by the AI (“ai”).")
-    if ai_seat == Room.AiSeat.AI and face.ai_seat is None:
-        raise RoomError(f"{face.name} has no seat the AI can play: every seat is a person's.")
+    _validate_ai_seat(face, ai_seat)
     quest = _enabled_quest(face, quest_slug)
     if rate_limit_exceeded(group="room_create", key=f"user:{host.pk}"):
         raise TooManyRooms("You have opened many rooms lately: wait a while before another.")
@@ -234,6 +268,13 @@ def _locked_room(room_id: int) -> Room:
         raise RoomNotFound("There is no such room.") from None
 
 
+def _require_visible(room: Room, user: User) -> None:
+    """A room `user` may not see answers as a missing one: whether it was launched (or exists)
+    is not told to strangers by the refusal of a leave or a cancel."""
+    if not room_visible_to(room=room, user=user):
+        raise RoomNotFound("There is no such room.")
+
+
 def _require_open(room: Room) -> None:
     if room.status != Room.Status.OPEN:
         raise RoomError("The quest has already started: seats can no longer change.")
@@ -284,6 +325,7 @@ def room_seat_leave(*, room_id: int, user: User, number: int | None = None) -> N
     """Free the seat `user` holds (only before launch). With `number`, it must be that seat."""
     with transaction.atomic():
         room = _locked_room(room_id)
+        _require_visible(room, user)
         _require_open(room)
         seat = room.seats.filter(user=user).first()
         if seat is None:
@@ -299,6 +341,7 @@ def room_cancel(*, room_id: int, user: User) -> str:
     """The host calls off a room nobody launched: the room and its seats go. Returns its name."""
     with transaction.atomic():
         room = _locked_room(room_id)
+        _require_visible(room, user)
         if room.host_id != user.pk:
             raise RoomError("Only the host can cancel this room.")
         if room.status != Room.Status.OPEN:
@@ -393,6 +436,13 @@ def room_game_id(*, room: Room) -> int | None:
     """The launched game's id through the reverse one-to-one `room.game`, or None."""
     game = getattr(room, "game", None)  # a missing related object raises AttributeError too
     return None if game is None else int(game.pk)
+
+
+def room_game_watch_token(*, room: Room) -> str | None:
+    """The launched game's spectators' link token (through the reverse `room.game`), or None."""
+    game = getattr(room, "game", None)
+    token = getattr(game, "watch_token", None)
+    return str(token) if token else None
 
 
 def room_game_paused(*, room: Room) -> bool:

@@ -20,6 +20,16 @@ def _url_or(name: str, arg: int, fallback: str) -> str:
         return fallback
 
 
+def _watch_url(room: Room) -> str | None:
+    token = services.room_game_watch_token(room=room)
+    if token is None:
+        return None
+    try:
+        return reverse("play:watch", args=[token])
+    except NoReverseMatch:
+        return f"/games/watch/{token}/"
+
+
 def _room_or_404(room_id: int) -> Room:
     room = Room.objects.select_related("host", "quest").filter(pk=room_id).first()
     if room is None:
@@ -45,6 +55,8 @@ def _room_page(request: AuthenticatedHttpRequest, room: Room) -> HttpResponse:
         "invite_url": request.build_absolute_uri(reverse("rooms:join", args=[room.invite_code])),
         "launch_url": _url_or("play:launch", room.pk, f"/rooms/{room.pk}/launch"),
         "game_url": _url_or("play:game", game_id, f"/games/{game_id}/") if game_id else None,
+        # For someone the host gave the invite link to: the spectators' link (the id is no way in).
+        "watch_url": _watch_url(room) if not is_open and my_seat is None else None,
         "game_paused": services.room_game_paused(room=room),
     }
     return render(request, "rooms/detail.html", context)

@@ -85,10 +85,10 @@ class Site:
     def key(path: str, query: dict[str, str]) -> str:
         return f"{path}?{sorted(query.items())}"
 
-    def fetch_replay(self, game: Game, page_path: str, query: dict[str, str]) -> None:
+    def fetch_replay(self, game: Game, page_path: str, query: dict[str, str], api: str) -> None:
         """The page and every page of its replay data, as static/js/replay.js asks for them."""
         assert self.fetch(page_path, query).status_code == 200
-        api, start, total = f"/api/games/{game.pk}/replay", 0, None
+        start, total = 0, None
         while total is None or start < total:
             page = {"start": str(start), "count": "200"}
             total = self.fetch(api, page).json()["total"]
@@ -115,9 +115,14 @@ class Site:
         status, body, headers = answer
         route.fulfill(status=status, body=body, headers=headers)
 
-    def open(self, page: Any, game: Game, query: dict[str, str] | None = None) -> None:
-        path = f"/games/{game.pk}/replay/"
-        self.fetch_replay(game, path, query or {})
+    def open(
+        self, page: Any, game: Game, query: dict[str, str] | None = None, *, public: bool = False
+    ) -> None:
+        """The players' replay page, or (`public`) the one of the host's public link."""
+        path, api = f"/games/{game.pk}/replay/", f"/api/games/{game.pk}/replay"
+        if public:
+            path, api = f"/replays/{game.replay_token}/", f"/api/games/replays/{game.replay_token}"
+        self.fetch_replay(game, path, query or {}, api)
         page.route(f"{ORIGIN}/**", self.route)
         page.goto(f"{ORIGIN}{path}" + (f"?{urlencode(query)}" if query else ""))
         page.wait_for_function("() => document.getElementById('replay')?.dataset.loaded === 'true'")
@@ -233,7 +238,7 @@ def test_a_changed_die_in_the_served_log_fails_the_check(page: Any, finished: An
 def test_a_public_replay_plays_for_a_visitor(page: Any, finished: Any) -> None:
     game, _ = finished
     Game.objects.filter(pk=game.pk).update(replay_public=True)
-    Site(Client()).open(page, game)
+    Site(Client()).open(page, game, public=True)  # by the host's link: the id leads nowhere
     page.wait_for_function("() => document.getElementById('replay').dataset.verified === 'ok'")
 
 

@@ -14,16 +14,16 @@ SERVICES = {
 }
 
 
-def test_production_profile_passes_check_deploy_with_no_warnings() -> None:
+def check_deploy(**environment: str) -> subprocess.CompletedProcess[str]:
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "EMAIL_URL"},
         **SERVICES,
         "DJANGO_SETTINGS_MODULE": "config.production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "play.example.com",
+        **environment,
     }
-
-    result = subprocess.run(
+    return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
         env=env,
@@ -32,8 +32,39 @@ def test_production_profile_passes_check_deploy_with_no_warnings() -> None:
         timeout=120,
     )
 
+
+def test_production_profile_passes_check_deploy_with_no_warnings() -> None:
+    result = check_deploy(EMAIL_URL="smtp+tls://ashen:secret@smtp.example.com:587")
+
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_check_deploy_warns_when_no_email_would_reach_anyone() -> None:
+    """Without EMAIL_URL the profile sent every email to the worker's log, and nothing said so."""
+    result = check_deploy()
+
+    assert result.returncode == 1
+    assert "(notifications.W001) Email is not sent: the email backend prints every email to " in (
+        result.stderr
+    )
+    assert "HINT: Set EMAIL_URL, e.g. EMAIL_URL=smtp+tls://" in result.stderr
+
+
+def test_the_readmes_way_of_making_a_secret_key_passes_check_deploy() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = 'python -c "import secrets; print(secrets.token_urlsafe(50))"'
+    assert command in readme
+    key = subprocess.run(
+        [sys.executable, "-c", "import secrets; print(secrets.token_urlsafe(50))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+    result = check_deploy(SECRET_KEY=key, EMAIL_URL="smtp://smtp.example.com:25")
+
+    assert result.returncode == 0, result.stderr
 
 
 def test_production_profile_refuses_to_start_without_a_secret_key() -> None:
@@ -143,3 +174,21 @@ def test_the_proxy_header_is_trusted_only_when_configured() -> None:
         "('HTTP_X_FORWARDED_PROTO',",
         "'https')",
     ]
+
+
+def test_the_profile_can_be_tried_over_plain_http_before_tls() -> None:
+    """README, Deploying: SECURE_SSL_REDIRECT=false and SECURE_COOKIES=false serve the profile
+    over http (pages answer, cookies are sent back), and check --deploy says what is still off."""
+    trial = {"SECURE_SSL_REDIRECT": "false", "SECURE_COOKIES": "false"}
+    shown = production_run(
+        "from django.conf import settings\n"
+        "from django.test import Client\n"
+        "r = Client().get('/api/openapi.json')\n"
+        "print(r.status_code, settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE)",
+        **trial,
+    )
+    result = check_deploy(EMAIL_URL="smtp://smtp.example.com:25", **trial)
+
+    assert shown == ["200", "False", "False"]  # served over http, not redirected
+    for check in ("security.W008", "security.W012", "security.W016"):  # the reminders
+        assert check in result.stderr

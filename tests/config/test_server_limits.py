@@ -7,6 +7,7 @@ is refused the moment it passes the limit; a websocket message over it closes th
 import asyncio
 import json
 import socket
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -22,13 +23,14 @@ from websockets.exceptions import ConnectionClosed
 from tests.servers import daphne, server_env, shared_database_url
 
 LIMIT = 64 * 1024
+HEADER_TIMEOUT = 2
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    """The production server, with a 64 KiB limit."""
+    """The production server, with a 64 KiB limit and 2 s for a request's headers."""
     log_dir: Path = tmp_path_factory.mktemp("server")
-    env = server_env(REQUEST_MAX_BYTES=str(LIMIT))
+    env = server_env(REQUEST_MAX_BYTES=str(LIMIT), REQUEST_HEADER_TIMEOUT=str(HEADER_TIMEOUT))
     with daphne(env, log_dir) as base:
         host, port = base.removeprefix("http://").split(":")
         yield host, int(port)
@@ -135,3 +137,32 @@ def test_a_websocket_message_over_the_limit_closes_the_socket(
 
 def test_django_refuses_the_same_limit() -> None:
     assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE == settings.REQUEST_MAX_BYTES
+
+
+def test_headers_sent_a_byte_at_a_time_are_cut_off_with_408(server: tuple[str, int]) -> None:
+    """A half-sent request (slowloris) used to hold its connection for Twisted's 12-hour idle
+    timeout, each trickled byte resetting it; the headers now have HEADER_TIMEOUT seconds."""
+    with socket.create_connection(server, timeout=20) as conn:
+        started = time.monotonic()
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        try:
+            for byte in b"abcdefghijklmnopqrstuvwxyz":  # one byte every 0.25 s, never the end
+                conn.sendall(bytes([byte]))
+                time.sleep(0.25)
+        except OSError:  # the server closed the connection: what we wait for
+            pass
+        status, body = read_response(conn)
+        elapsed = time.monotonic() - started
+
+    assert status == "HTTP/1.1 408 Request Timeout"
+    assert body == {"detail": "The request's headers took too long to arrive."}
+    assert HEADER_TIMEOUT - 0.5 < elapsed < HEADER_TIMEOUT + 3
+
+
+def test_a_kept_alive_connection_serves_requests_sent_in_time(server: tuple[str, int]) -> None:
+    with socket.create_connection(server, timeout=20) as conn:
+        for _ in range(2):
+            conn.sendall(b"GET /rules/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            head = conn.recv(65536)
+            assert head.startswith(b"HTTP/1.1 200"), head[:100]
+            time.sleep(HEADER_TIMEOUT / 4)

@@ -150,20 +150,24 @@ def test_strangers_get_404_until_the_host_makes_the_replay_public() -> None:
     game, users = ambush_hall_game(3, SEED)
     game_abandon(game_id=game.pk, by=make_staff())
     stranger, visitor = client_for(make_user()), Client()
+    link, api_link = f"/replays/{game.replay_token}/", f"/api/games/replays/{game.replay_token}"
     for client in (stranger, visitor):
-        assert client.get(f"/api/games/{game.pk}/replay").status_code == 404
-        assert client.get(f"/games/{game.pk}/replay/").status_code == 404
+        assert client.get(api_link).status_code == 404
+        assert client.get(link).status_code == 404
     answer = client_for(users[1]).post(
         f"/api/games/{game.pk}/replay/public", {"public": True}, content_type="application/json"
     )
     assert answer.json() == {"public": True}
     for client in (stranger, visitor):
-        assert client.get(f"/api/games/{game.pk}/replay").status_code == 200
-        assert client.get(f"/games/{game.pk}/replay/").status_code == 200
+        assert client.get(api_link).status_code == 200
+        assert client.get(link).status_code == 200
+        # by the sequential id, never: only the host's link leads there
+        assert client.get(f"/api/games/{game.pk}/replay").status_code == 404
+        assert client.get(f"/games/{game.pk}/replay/").status_code == 404
     client_for(users[1]).post(
         f"/api/games/{game.pk}/replay/public", {"public": False}, content_type="application/json"
     )
-    assert visitor.get(f"/api/games/{game.pk}/replay").status_code == 404
+    assert visitor.get(api_link).status_code == 404
 
 
 def test_only_the_host_makes_a_replay_public() -> None:
@@ -215,7 +219,9 @@ def test_spectators_see_the_seal_but_watch_the_replay_only_once_public() -> None
     page = watcher.get(f"/games/{game.pk}/").content.decode()
     assert game.seed_commitment in page and 'id="seed-revealed"' in page
     assert 'id="replay-link"' not in page
-    assert watcher.get(f"/api/games/{game.pk}/replay").status_code == 404
+    assert watcher.get(f"/api/games/replays/{game.replay_token}").status_code == 404
     Game.objects.filter(pk=game.pk).update(replay_public=True)
-    assert 'id="replay-link"' in watcher.get(f"/games/{game.pk}/").content.decode()
-    assert watcher.get(f"/api/games/{game.pk}/replay").status_code == 200
+    page = watcher.get(f"/games/{game.pk}/").content.decode()
+    assert f'id="replay-link" class="button" href="/replays/{game.replay_token}/"' in page
+    assert watcher.get(f"/api/games/replays/{game.replay_token}").status_code == 200
+    assert watcher.get(f"/api/games/{game.pk}/replay").status_code == 404  # not by the id

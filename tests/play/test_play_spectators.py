@@ -262,7 +262,7 @@ def test_a_launched_rooms_invite_offers_a_non_member_the_game_to_watch(
     game, users = watched_game(make_game)
     page = client_for(users[0]).get(f"/rooms/join/{game.room.invite_code}").content.decode()
     assert 'id="locked-out"' in page and 'id="watch-link"' in page
-    assert f'href="/games/{game.pk}/"' in page
+    assert f'href="/games/watch/{game.watch_token}/"' in page  # the spectators' link, not the id
 
 
 @pytest.mark.django_db
@@ -276,7 +276,9 @@ def test_an_invite_only_room_is_not_offered_to_watch_in_the_lobby(quest: object)
     game = game_launch(room_id=room.pk, user=host)
 
     assert f'id="watch-{game.pk}"' not in watcher.get("/").content.decode()
-    # whoever the host gives the game's URL to may still watch
+    # its id leads nobody in (ids are sequential); the spectators' link the host shares does
+    assert watcher.get(f"/games/{game.pk}/").status_code == 404
+    assert watcher.get(f"/games/watch/{game.watch_token}/").status_code == 302
     assert watcher.get(f"/games/{game.pk}/").status_code == 200
 
 

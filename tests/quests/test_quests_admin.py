@@ -4,6 +4,7 @@ Zargon sees it, and restore earlier revisions; `load_quests` then leaves their w
 
 import json
 import re
+import time
 from io import StringIO
 from typing import Any
 
@@ -301,3 +302,41 @@ def test_a_file_uploaded_over_a_quest_is_recorded_as_an_upload(
 
     newest = vault.revisions.get(number=2)
     assert (newest.note, newest.author, newest.source) == ("upload", editor, harder(vault.source))
+
+
+# --- the workshop weighs its input (issue 22) --------------------------------------------------
+
+
+def alias_bomb() -> str:
+    """367 bytes that expand to 9**9 (387 million) strings: it held a web process for minutes."""
+    lines = ['  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"  {name}: &{name} [{','.join([f'*{prev}'] * 9)}]")
+    return "notes:\n" + "\n".join(lines) + "\n"
+
+
+BOMBS = {
+    "alias": (alias_bomb(), "YAML anchors and aliases (&amp;name, *name) are not allowed"),
+    "flat": ("".join(f"k{i}: {i}\n" for i in range(8000)), "more than 10,000 YAML values"),
+    "deep": ("monsters:\n" + "- " * 10_000 + "x\n", "nested more than 20 levels deep"),
+    "deep_flow": ("a: " + "[" * 10_000 + "]" * 10_000 + "\n", "nesting depth"),
+}
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+def test_each_yaml_bomb_is_refused_in_well_under_a_second(
+    editor: User, vault: QuestDefinition, bomb: str
+) -> None:
+    text, said = BOMBS[bomb]
+    client = client_for(editor)
+    revisions = QuestRevision.objects.count()
+    started = time.perf_counter()
+
+    uploaded = upload(client, ADD, text, name="bomb.yaml")
+    edited = edit(client, vault, text)
+
+    assert time.perf_counter() - started < 1.0  # a bound on the refusal, not a benchmark
+    for response in (uploaded, edited):
+        assert response.status_code == 200
+        assert said in response.content.decode()
+    assert QuestRevision.objects.count() == revisions  # nothing saved

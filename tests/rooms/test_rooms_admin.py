@@ -69,3 +69,56 @@ def test_admin_refuses_a_broken_quest_and_keeps_the_old_source(
     assert response.context["adminform"].form.errors["source"]
     quest.refresh_from_db()
     assert quest.source == QUEST_SOURCE
+
+
+def room_form(room: Room, **changes: object) -> dict[str, object]:
+    data = {
+        "name": room.name,
+        "host": room.host_id,
+        "quest": room.quest_id,
+        "seat_count": room.seat_count,
+        "invite_code": room.invite_code,
+        "status": room.status,
+        "kind": room.kind,
+        "ai_seat": room.ai_seat,
+        "turn_time_limit": "",
+        "reminder_after": "",
+        "options": "{}",
+        "seats-TOTAL_FORMS": "0",
+        "seats-INITIAL_FORMS": "0",
+    }
+    return {**data, **changes}
+
+
+@pytest.mark.parametrize(
+    ("changes", "shown"),
+    [
+        ({"options": '{"edition": "martian"}'}, "Option &quot;edition&quot; must be"),
+        ({"options": '{"cheats": true}'}, "Unknown option &#x27;cheats&#x27;"),
+        ({"options": "[1, 2]"}, "The options must be a mapping"),
+        ({"seat_count": 9}, "A room of HeroQuest has 2 to 5 seats, not 9."),
+        (
+            {"turn_time_limit": "01:00:00", "reminder_after": "02:00:00"},
+            "The reminder must come before the turn time limit runs out.",
+        ),
+    ],
+)
+def test_the_room_admin_checks_what_the_engine_plays_by(
+    admin_client: Client, room: Room, changes: dict[str, object], shown: str
+) -> None:
+    response = admin_client.post(f"/admin/rooms/room/{room.pk}/change/", room_form(room, **changes))
+
+    assert response.status_code == 200, response.content[:300]
+    assert shown in response.content.decode()
+    room.refresh_from_db()
+    assert room.options == {} and room.seat_count != 9
+
+
+def test_the_room_admin_saves_options_the_engine_knows(admin_client: Client, room: Room) -> None:
+    response = admin_client.post(
+        f"/admin/rooms/room/{room.pk}/change/", room_form(room, options='{"edition": "uk"}')
+    )
+
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.options == {"edition": "uk"}

@@ -609,6 +609,7 @@ const OUTCOMES = {
   heroes: { title: "The heroes have won!", text: "The villain is defeated and every surviving hero has escaped." },
   zargon: { title: "Zargon wins", text: "No hero is left standing in the dungeon." },
   retreat: { title: "The heroes retreat", text: "They escaped by the stairway, but the villain lives: the quest may be tried again." },
+  abandoned: { title: "The quest was ended", text: "An administrator ended this game: nothing more can be played in it." },
 };
 
 /** What a hero came away with and what they did, as far as this seat may know it. */

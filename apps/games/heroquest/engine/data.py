@@ -5,7 +5,9 @@ From docs/rules.md sections 1, 6, 8, 9 and 10.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 HERO_ORDER: tuple[str, ...] = ("barbarian", "dwarf", "elf", "wizard")
 
@@ -220,6 +222,62 @@ def equipment_problem(hero: str, weapon: str, armour: list[str]) -> str | None:
         if a.not_with_two_handed and w.two_handed:
             return f"a {piece} cannot be used with a two-handed {weapon}"
     return None
+
+
+def _names(value: Any) -> list[str] | None:
+    """`value` as a list of names, or None if it is not a list of strings."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return None
+    return list(value)
+
+
+def campaign_hero_problems(hero: str, sheet: Mapping[str, Any]) -> list[str]:
+    """Why a campaign hero (`new_game`'s `options["heroes"][hero]`: weapon, armour, items,
+    artifacts, body_max, mind_max, gold, potions, tool_kit) could not start a quest, in words
+    an administrator can act on; [] when the engine takes it as it is."""
+    if hero not in HEROES:
+        return [f"unknown hero {hero!r} (heroes: {', '.join(HERO_ORDER)})"]
+    problems = []
+    weapon = sheet.get("weapon", HEROES[hero].weapon)
+    armour = _names(sheet.get("armour", []))
+    if not isinstance(weapon, str):
+        problems.append(f"the weapon must be a weapon's name, not {weapon!r}")
+    elif weapon and weapon not in WEAPONS:
+        problems.append(f"unknown weapon {weapon!r} (weapons: {', '.join(WEAPONS)})")
+    if armour is None:
+        problems.append('armour must be a list of armour names, e.g. ["helmet"]')
+    else:
+        unknown = [a for a in armour if a not in ARMOUR]
+        if unknown:
+            problems.append(f"unknown armour {unknown[0]!r} (armour: {', '.join(ARMOUR)})")
+    if not problems:
+        problem = equipment_problem(hero, str(weapon), armour or [])
+        if problem:
+            problems.append(problem)
+    items = _names(sheet.get("items", []))
+    if items is None:
+        problems.append("carried items must be a list of weapon or armour names")
+    else:
+        unknown = [i for i in items if i not in WEAPONS and i not in ARMOUR]
+        if unknown:
+            problems.append(
+                f"unknown carried item {unknown[0]!r} (a weapon or armour: "
+                f"{', '.join([*WEAPONS, *ARMOUR])})"
+            )
+    artifacts = _names(sheet.get("artifacts", []))
+    if artifacts is None:
+        problems.append("artifacts must be a list of artifact names")
+    else:
+        unknown = [a for a in artifacts if a not in ARTIFACTS]
+        if unknown:
+            problems.append(f"unknown artifact {unknown[0]!r} (artifacts: {', '.join(ARTIFACTS)})")
+    for key, least in (("body_max", 1), ("mind_max", 0), ("gold", 0), ("potions", 0)):
+        value = sheet.get(key, least)
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            problems.append(f"{key} must be a whole number of at least {least}, not {value!r}")
+    if not isinstance(sheet.get("tool_kit", False), bool):
+        problems.append("tool_kit must be true or false")
+    return problems
 
 
 # Treasure deck (docs/rules.md 6): card -> (count, returns to the deck after drawing)

@@ -287,6 +287,10 @@ def lightning_bolt(ctx: Ctx, m: MonsterState, d: tuple[int, int], caster: str, t
         face = ctx.dice.combat()
         hits = 1 if face == "black_shield" else 2
         before = other.body
+        # A monster the heroes have not seen (no public id: on a square no hero has seen) is
+        # struck in Zargon's log only: the heroes' log must not learn that it, or anything, is
+        # there (docs/rules.md 13).
+        seen = other.pub is not None
         defeated = damage_monster(ctx, other, hits)
         lost = body_lost(before, hits)
         ctx.emit(
@@ -294,6 +298,7 @@ def lightning_bolt(ctx: Ctx, m: MonsterState, d: tuple[int, int], caster: str, t
                 "dread_spell_hit",
                 f"The bolt strikes {monster_name(other, ctx.s)}: rolls a {face.replace('_', ' ')}; "
                 f"{lost} Body lost{' and it is defeated' if defeated else ''}.",
+                audience="all" if seen else "zargon",
                 dice=[combat_dice([face], other.pub or "monster")],
                 target=other.pub,
                 hits=hits,

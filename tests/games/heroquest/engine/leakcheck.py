@@ -111,3 +111,32 @@ def assert_spectator_view_clean(
             theirs = hero_log.get(entry["seq"])
             assert theirs is not None, f"seat {seat} has no entry {entry}"
             assert entry == theirs or set(entry) <= set(theirs), (seat, entry, theirs)
+
+
+# Keys under which an event names a monster, and under which it names a square.
+MONSTER_KEYS = {"monster", "target", "attacker"}
+SQUARE_KEYS = {"to", "square", "from", "at"}
+
+
+def _is_square(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
+
+
+def assert_event_within_view(
+    s: State, seat: int, event: dict[str, Any] | None, view: dict[str, Any]
+) -> None:
+    """Whatever a hero seat (or a spectator) reads of an event, full or redacted, names only
+    what its view shows: a monster by a public id the heroes were given (never an unnamed one,
+    None, or the generic "monster" die), a square the heroes' map shows (docs/rules.md 13)."""
+    if event is None:
+        return
+    heroes = set(s.heroes)
+    known = {m.pub for m in s.monsters.values() if m.pub}  # seen, alive or defeated since
+    shown = {(sq["x"], sq["y"]) for sq in view["map"]["squares"] if sq["revealed"]}
+    for key, value in walk(event):
+        if key in MONSTER_KEYS and event.get("type") != "spell":
+            assert value in known | heroes, f"seat {seat} reads of an unseen monster: {event}"
+        if key == "who":
+            assert value in known | heroes | {"trap"}, f"seat {seat} sees an unseen roll: {event}"
+        if key in SQUARE_KEYS and _is_square(value):
+            assert tuple(value) in shown, f"seat {seat} reads of a square it has not seen: {event}"

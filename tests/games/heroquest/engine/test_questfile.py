@@ -21,6 +21,7 @@ from apps.games.heroquest.engine.questfile import (
     validate_quest_file,
     validate_quest_text,
 )
+from apps.games.heroquest.engine.questfile.checker import MAX_YAML_NODES, weight_problem
 from apps.games.heroquest.engine.questfile.schema import HeroesSpec
 
 ASHEN_VAULT = QUESTS_DIR / "ashen_vault.yaml"
@@ -1017,3 +1018,19 @@ def test_a_locked_door_with_its_key_in_reach_and_a_saga(tmp_path: Path) -> None:
 def test_a_quest_names_heroes_and_monsters_from_the_engines_tables() -> None:
     assert tuple(HeroesSpec.model_fields) == HERO_ORDER
     assert set(MONSTER_KINDS) == set(MONSTERS)
+
+
+def test_a_quest_file_may_not_weigh_more_than_a_quest() -> None:
+    """Aliases, depth and node counts are bounded on the parser's events, before any walk
+    (issue 22); the shipped quests are far inside the bounds."""
+    assert weight_problem("a: &x 1\nb: *x\n", "q.yaml") == (
+        "q.yaml line 1: YAML anchors and aliases (&name, *name) are not allowed in a quest "
+        "file; write the value out"
+    )
+    flat = "".join(f"k{i}: {i}\n" for i in range(MAX_YAML_NODES))
+    assert "more than 10,000 YAML values" in str(weight_problem(flat, "q.yaml"))
+    assert "nested more than 20" in str(weight_problem("- " * 21 + "x\n", "q.yaml"))
+    assert weight_problem("- " * 19 + "x\n", "q.yaml") is None
+    for path in sorted(QUESTS_DIR.glob("*.yaml")):
+        assert weight_problem(path.read_text(encoding="utf-8"), path.name) is None
+        assert validate_quest_file(path) == []

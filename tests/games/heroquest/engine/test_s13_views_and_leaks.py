@@ -36,7 +36,12 @@ from apps.games.heroquest.engine.playout import random_playout
 from apps.games.heroquest.engine.quest import SpecialTreasure
 
 from .builders import act, build_quest, place, set_turn, start, texts, zargon_turn
-from .leakcheck import assert_event_clean, assert_hero_view_clean, assert_spectator_view_clean
+from .leakcheck import (
+    assert_event_clean,
+    assert_event_within_view,
+    assert_hero_view_clean,
+    assert_spectator_view_clean,
+)
 
 QUEST = build_quest(
     """
@@ -134,10 +139,15 @@ def check_playout_for_leaks(quest, seats, seed, max_actions):
             views[hero_seat] = seat_view(after, hero_seat)
             assert_hero_view_clean(after, hero_seat, views[hero_seat])
             for event in transition.events:
-                assert_event_clean(after, hero_seat, event_for_seat(event, hero_seat))
-        assert_spectator_view_clean(after, seat_view(after, SPECTATOR_SEAT), views)
+                seen = event_for_seat(event, hero_seat)
+                assert_event_clean(after, hero_seat, seen)
+                assert_event_within_view(after, hero_seat, seen, views[hero_seat])
+        spectator = seat_view(after, SPECTATOR_SEAT)
+        assert_spectator_view_clean(after, spectator, views)
         for event in transition.events:
-            assert_event_clean(after, SPECTATOR_SEAT, event_for_seat(event, SPECTATOR_SEAT))
+            seen = event_for_seat(event, SPECTATOR_SEAT)
+            assert_event_clean(after, SPECTATOR_SEAT, seen)
+            assert_event_within_view(after, SPECTATOR_SEAT, seen, spectator)
 
     random_playout(
         quest, seats, seed, max_actions=max_actions, on_step=on_step, chooser=random.Random(seed)
@@ -152,6 +162,11 @@ def test_no_hero_seat_ever_sees_hidden_things_in_random_playouts(seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_no_leaks_in_random_ashen_vault_playouts(seed):
     check_playout_for_leaks(load_quest("ashen_vault"), 2 + seed % 4, seed, 400)
+
+
+@pytest.mark.parametrize(("quest", "seed"), [("sealed_forge", 0), ("cinder_throne", 1)])
+def test_no_leaks_in_random_playouts_of_the_dread_villains_quests(quest, seed):
+    check_playout_for_leaks(load_quest(quest), 2 + seed % 4, seed, 400)
 
 
 @pytest.mark.slow

@@ -14,9 +14,10 @@ from apps.games.heroquest.engine import (
 )
 from apps.games.heroquest.engine.actions import CommandMove, MonsterCast
 from apps.games.heroquest.engine.ai import next_monster_action
-from apps.games.heroquest.engine.data import DREAD_SPELLS, MonsterStats
+from apps.games.heroquest.engine.data import DREAD_SPELLS, SPECTATOR_SEAT, MonsterStats
 
 from .builders import ZARGON, act, build_quest, place, set_turn, start, zargon_turn
+from .leakcheck import assert_event_within_view
 
 ROOM = """
 aaaaaaaa
@@ -183,3 +184,34 @@ def test_every_dread_spell_of_the_rules_is_known():
         "escape",
         "lightning_bolt",
     }
+
+
+def test_a_lightning_bolt_striking_a_monster_no_hero_has_seen_tells_the_heroes_nothing_of_it():
+    """(An outside referee's audit, issue 22.) The bolt runs through an open door into a room
+    the heroes have not revealed and strikes a goblin there: Zargon's log says so, the heroes'
+    log holds only what their own board shows."""
+    extras = {0: {"name": "Grisk the Sorcerer", "dread_spells": ("lightning_bolt",)}}
+    q = build_quest(
+        "aaaabbbb\naaaabbbb\n",
+        doors=[((3, 1), (4, 1))],
+        monsters=[("orc", (0, 1)), ("goblin", (6, 1))],
+        monster_extras=extras,
+        villain=0,
+    )
+    s = start(q)
+    place(s, barbarian=(2, 1), dwarf=None, elf=None, wizard=None)
+    for door in s.doors.values():
+        door.open = True  # opened from the far side: the room beyond is not revealed yet
+    s = zargon_turn(s)
+    view = seat_view(s, 2)
+    assert [m["id"] for m in view["monsters"]] == ["m1"]
+
+    t = act(s, ZARGON, MonsterCast("m1", "lightning_bolt", "E"), dice=["skull", "skull"])
+
+    zargons = [e["text"] for e in t.events]  # Zargon reads every event in full
+    assert "The bolt strikes the goblin: rolls a skull; 1 Body lost and it is defeated." in zargons
+    for seat in (2, SPECTATOR_SEAT):
+        seen = [e for e in (event_for_seat(e, seat) for e in t.events) if e is not None]
+        assert not [e for e in seen if "goblin" in e["text"]]
+        for entry in seen:
+            assert_event_within_view(t.state, seat, entry, seat_view(t.state, seat))

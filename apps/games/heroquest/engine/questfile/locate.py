@@ -16,11 +16,26 @@ class Locator:
 
     def __init__(self, root: yaml.Node | None) -> None:
         self.root = root
+        # Each mapping's keys, indexed when first looked up: a lookup per problem would
+        # otherwise scan the mapping, and a file with thousands of bad keys took seconds.
+        self._keys: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}
+
+    def _child(self, node: yaml.Node, step: str | int) -> tuple[yaml.Node | None, yaml.Node | None]:
+        if not isinstance(node, yaml.MappingNode):
+            return child_nodes(node, step)
+        keys = self._keys.get(id(node))
+        if keys is None:
+            keys = {}
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    keys[key.value] = (key, value)  # the last duplicate wins, as in PyYAML
+            self._keys[id(node)] = keys
+        return keys.get(str(step), (None, None))
 
     def node(self, loc: Loc) -> yaml.Node | None:
         node = self.root
         for step in loc:
-            node = child_nodes(node, step)[1] if node is not None else None
+            node = self._child(node, step)[1] if node is not None else None
         return node
 
     def line(self, loc: Loc) -> int | None:
@@ -29,7 +44,7 @@ class Locator:
             return None
         line = node.start_mark.line + 1
         for step in loc:
-            key, child = child_nodes(node, step)
+            key, child = self._child(node, step)
             if child is None:
                 break
             line = (key if key is not None else child).start_mark.line + 1
