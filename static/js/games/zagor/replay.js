@@ -31,12 +31,12 @@ const dom = {
 const LOG_SHOWN = 300;
 const replay = { fairness: null, steps: [], views: [], current: 0, timer: null };
 
-// Icons as paths on a 24 x 24 grid: bar + triangle (first / last), triangles (back / forward),
+// Icons as paths on a 24 x 24 grid: bar + triangle (first / last), chevrons (back / forward),
 // and play / pause.
 const ICONS = {
   first: "M5 5h2.5v14H5z M19 5v14L8.5 12z",
-  back: "M17 5v14L6 12z",
-  forward: "M7 5v14l11-7z",
+  back: "M15.5 4.5 17.6 6.6 12.2 12l5.4 5.4-2.1 2.1L8 12z",
+  forward: "M8.5 4.5 6.4 6.6 11.8 12l-5.4 5.4 2.1 2.1L16 12z",
   last: "M16.5 5H19v14h-2.5z M5 5v14l10.5-7z",
   play: "M7 5v14l11-7z",
   pause: "M6 5h4v14H6z M14 5h4v14h-4z",
