@@ -34,11 +34,11 @@ def test_three_tales_are_shipped_and_parse_cleanly():
     slugs = [sc.slug for sc in GAME.scenarios()]
     assert slugs == ["enchanted_orb", "howling_spectre", "crypt_of_zagor"]
     for sc in GAME.scenarios():
-        assert GAME.scenario_problems(sc.source) == []
+        assert GAME.scenario_problems(sc.source, f"{sc.slug}.json") == []
 
 
 def test_scenario_problems_name_what_is_wrong():
-    assert GAME.scenario_problems("{") and "JSON" in GAME.scenario_problems("{")[0]
+    assert "JSON" in GAME.scenario_problems("{", "x.json")[0]
     bad = json.dumps(
         {
             "slug": "x",
@@ -52,7 +52,7 @@ def test_scenario_problems_name_what_is_wrong():
             "round_limit": 1,
         }
     )
-    problems = " ".join(GAME.scenario_problems(bad))
+    problems = " ".join(GAME.scenario_problems(bad, "x.json"))
     assert "levels" in problems and "gold" in problems and "round_limit" in problems
 
 
