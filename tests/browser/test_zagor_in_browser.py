@@ -28,8 +28,8 @@ from playwright.sync_api import sync_playwright
 
 from apps.games.zagor.scenarios import shipped
 from apps.quests.services import quest_sync_shipped
-from tests.play.conftest import client_for
 from tests.platform.test_platform_zagor import play_through_the_api
+from tests.play.conftest import client_for
 
 from .harness import CHROMIUM_ARGS
 from .test_play_in_browser import (  # noqa: F401  (fixtures: chromium, site, site_env)
@@ -51,7 +51,7 @@ from .test_replay_in_browser import Site, browser  # noqa: F401  (fixture: brows
 
 pytestmark = [pytest.mark.browser]
 
-PHONE = {"width": 390, "height": 844}
+PHONE: Any = {"width": 390, "height": 844}
 SHOTS = os.environ.get("ZAGOR_SCREENSHOTS")
 
 
@@ -115,9 +115,7 @@ def play_turn(player: Player, game_url: str) -> bool:
             page.click(f'#level-tabs [data-level="{level}"]')
         view = act_and_wait(player, game_url, lambda: lit.click())
     for _ in range(20):
-        strikes = [
-            a for a in view["legal_actions"] if a["type"] == "strike" and a["by"] == "hero"
-        ]
+        strikes = [a for a in view["legal_actions"] if a["type"] == "strike" and a["by"] == "hero"]
         if not strikes:
             break
         fought = True
@@ -129,7 +127,9 @@ def play_turn(player: Player, game_url: str) -> bool:
         assert page.locator("#dice-tray svg.die-d10").count() >= 1
     if any(a["type"] == "end_turn" for a in view["legal_actions"]):
         act_and_wait(
-            player, game_url, lambda: page.get_by_role("button", name="End turn", exact=True).click()
+            player,
+            game_url,
+            lambda: page.get_by_role("button", name="End turn", exact=True).click(),
         )
     return fought
 
@@ -138,7 +138,10 @@ def play_turn(player: Player, game_url: str) -> bool:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_players_play_the_orb_tale_by_taps_on_phones(chromium: str, site: str) -> None:
+def test_two_players_play_the_orb_tale_by_taps_on_phones(
+    chromium: str,  # noqa: F811
+    site: str,  # noqa: F811
+) -> None:
     orb = shipped("enchanted_orb").name
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
@@ -212,9 +215,8 @@ def test_two_players_play_the_orb_tale_by_taps_on_phones(chromium: str, site: st
                 player = seat_of[view["turn"]["seat"]]
                 caught_up(player, view["version"])
                 assert player.page.locator("#turn-panel.your-turn").count() == 1
-                lit = {
-                    a["to"] for a in api_view(player, game_url)["legal_actions"] if a["type"] == "move"
-                }
+                legal = api_view(player, game_url)["legal_actions"]
+                lit = {a["to"] for a in legal if a["type"] == "move"}
                 drawn = set(
                     player.page.eval_on_selector_all(
                         "#board .hl-move", "els => els.map(e => e.dataset.space)"
@@ -348,6 +350,8 @@ def test_a_changed_d10_in_a_zagor_replay_fails_the_check(
     replay_page.wait_for_function("() => document.getElementById('replay').dataset.verified")
     assert changed
     assert replay_page.locator("#replay").get_attribute("data-verified") == "failed"
-    assert replay_page.locator("#verify-result").inner_text().startswith(
-        f"✗ Step {changed['step']}: the log shows"
+    assert (
+        replay_page.locator("#verify-result")
+        .inner_text()
+        .startswith(f"✗ Step {changed['step']}: the log shows")
     )

@@ -56,7 +56,9 @@ class ZagorTable:
             if done(self) or GAME.outcome_of(self.state):
                 return
             (seat,) = GAME.seats_to_move(self.state)
-            self.play(seat, GAME.ai_action(self.state, seat))
+            action = GAME.ai_action(self.state, seat)
+            assert action is not None, "a seat to move without a legal action"
+            self.play(seat, action)
         raise AssertionError("the position never came about")
 
     def act(self, seat: int, payload: dict[str, Any]) -> tuple[int, dict[str, Any]]:
