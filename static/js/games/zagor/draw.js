@@ -114,9 +114,10 @@ function drawSpace(parent, view, s, { move, target, crossTo }) {
     const occupied = (view.heroes ?? []).some((h) => h.space === s.id);
     if (occupied) {
       // nothing more: the figures tell
-    } else if (state.monster)
-      svgText("text", { x: s.gx, y: s.gy + 0.17, class: "room-monster", "text-anchor": "middle" }, state.monster, g);
-    else svgText("text", { x: s.gx, y: s.gy + 0.17, class: "room-cleared", "text-anchor": "middle" }, "cleared", g);
+    } else if (state.monster) {
+      const cls = state.monster.length > 10 ? "room-monster room-monster-long" : "room-monster";
+      svgText("text", { x: s.gx, y: s.gy + 0.17, class: cls, "text-anchor": "middle" }, state.monster, g);
+    } else svgText("text", { x: s.gx, y: s.gy + 0.17, class: "room-cleared", "text-anchor": "middle" }, "cleared", g);
     if (state.chests) {
       svgEl("rect", { x: s.gx - 0.17, y: y + size - 0.2, width: 0.13, height: 0.1, rx: 0.02, class: "chest-mark" }, g);
       svgText("text", { x: s.gx + 0.02, y: y + size - 0.1, class: "chest-count" }, `×${state.chests}`, g);
