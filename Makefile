@@ -97,8 +97,12 @@ browser:
 loadtest: $(STAMP)
 	$(BIN)/python -m tests.load.loadtest $(LOADTEST_ARGS)
 
+# Each game's engine: apply / legal_actions / seat_view times, HeroQuest's then Legend of Zagor's.
 bench: $(STAMP)
+	@echo "== HeroQuest =="
 	$(BIN)/python -m apps.games.heroquest.engine.bench
+	@echo "== Legend of Zagor =="
+	$(BIN)/python -m apps.games.zagor.bench
 
 superuser: migrate
 	$(BIN)/python manage.py createsuperuser

@@ -1,6 +1,7 @@
 // Provably fair dice, checked in the browser: the revealed seed and salt must hash to the
 // commitment published at launch, and every number the game drew (and every die its log shows)
-// must be what the seed's splitmix64 stream gives. Mirrors apps/games/heroquest/engine/dice.py exactly.
+// must be what the seed's splitmix64 stream gives. Mirrors apps/games/dicestream.py exactly (HeroQuest's
+// red and combat dice, Legend of Zagor's d10).
 
 const MASK64 = (1n << 64n) - 1n;
 const GOLDEN = 0x9e3779b97f4a7c15n;
@@ -38,13 +39,26 @@ export async function sha256Hex(text) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The dice a step's log entries show, in order: red values and combat faces. */
+/**
+ * The dice a step's log entries show, in order: HeroQuest's red values and combat faces, Legend
+ * of Zagor's d10 values (a roll with `values` shows numbers, one with `faces` shows faces).
+ */
 export function shownDice(entries) {
   const out = [];
   for (const entry of entries) {
-    for (const roll of entry.dice ?? []) out.push(...(roll.kind === "red" ? roll.values : roll.faces));
+    for (const roll of entry.dice ?? []) out.push(...(roll.values ?? roll.faces ?? []));
   }
   return out;
+}
+
+/**
+ * How a draw shows in the log, or null for a draw no die shows (shuffles, choices): a red die or
+ * a d10 as result + 1, a combat die as its face.
+ */
+export function shownDraw(purpose, result) {
+  if (purpose === "red" || purpose === "d10") return result + 1;
+  if (purpose === "combat") return COMBAT_FACES[result];
+  return null;
 }
 
 /**
@@ -68,8 +82,8 @@ export async function verifyReplay(fairness, steps) {
         return { ok: false, step: step.step, problem: `Step ${step.step}: a ${purpose} draw gave ${result}, the seed gives ${expected}.` };
       }
       draws += 1;
-      if (purpose === "red") rolled.push(result + 1);
-      else if (purpose === "combat") rolled.push(COMBAT_FACES[result]);
+      const shown = shownDraw(purpose, result);
+      if (shown !== null) rolled.push(shown);
     }
     const shown = shownDice(step.entries);
     const same = shown.length === rolled.length && shown.every((die, i) => die === rolled[i]);
