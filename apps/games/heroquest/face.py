@@ -17,6 +17,7 @@ from apps.games.port import (
     GameFace,
     Json,
     OptionSpec,
+    OrderStep,
     Refusal,
     RefusalKind,
     Scenario,
@@ -28,6 +29,7 @@ from apps.games.port import (
 )
 
 from . import engine as rules
+from . import orders
 from .engine.ai import next_monster_action
 from .engine.data import ZARGON_SEAT, display_name, heroes_of_seat, seat_of_hero
 from .engine.options import DEFAULTS, describe, room_option_problems
@@ -285,6 +287,22 @@ class HeroQuest:
         for hero, on in changes.items():
             new.heroes[hero].auto_drink = on
         return new
+
+    # --- standing orders (port.StandingOrders, in orders.py) -------------------------------------
+    def order_problems(self, state: rules.State, seat: int, orders_: Json) -> list[str]:
+        return orders.order_problems(state, seat, orders_)
+
+    def next_order_step(self, state: rules.State, seat: int, orders_: Json) -> OrderStep:
+        return orders.next_order_step(state, seat, orders_)
+
+    def order_interruption(self, before: Json, after: Json) -> str | None:
+        return orders.order_interruption(before, after)
+
+    def order_lines(self, state: rules.State, seat: int, orders_: Json) -> list[str]:
+        return orders.order_lines(state, seat, orders_)
+
+    def recap_lines(self, entries: list[Json]) -> list[str]:
+        return orders.recap_lines(entries)
 
     # --- campaigns -------------------------------------------------------------------------------
     def campaign_results(self, state: rules.State) -> tuple[dict[str, Json], int]:
