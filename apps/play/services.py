@@ -62,10 +62,11 @@ from apps.play.selectors import (
     game_membership,
     game_seat_view_cached,
     game_state,
+    orders_due,
     scenario_of_source,
     seat_view_of_state,
 )
-from apps.play.tasks import ai_seat_enqueue
+from apps.play.tasks import ai_seat_enqueue, orders_enqueue
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_changed, room_member_seat
@@ -432,10 +433,15 @@ def _after_the_end(*, face: GameFace, game: Game, new_state: Any) -> None:
 
 
 def _after_turn_change(*, game: Game, new_state: Any) -> None:
-    """Tell the seats now to move (or everyone the outcome); the AI plays its seat at once."""
-    turn_notices_send(game=game, state=new_state)
+    """Tell the seats now to move (or everyone the outcome); the AI plays its seat at once, and
+    so do a seat's standing orders (apps/play/orders.py), whose player is told only if they
+    stop."""
+    due = orders_due(game=game, state=new_state)
+    turn_notices_send(game=game, state=new_state, skip=due)
     if _ai_to_move(game):
         transaction.on_commit(functools.partial(ai_seat_enqueue, game.pk))
+    if due:
+        transaction.on_commit(functools.partial(orders_enqueue, game.pk))
 
 
 def _apply_action(

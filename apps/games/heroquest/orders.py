@@ -3,11 +3,11 @@
 
 A hero seat queues, per hero, one plan for the hero's next turn:
 
-    {"heroes": {"barbarian": {"to": [x, y] | None, "door": "d2" | None, "then": "end_turn"}}}
+    {"heroes": {"barbarian": {"to": [x, y] | None, "door": "d2" | None, "act": "end_turn"}}}
 
-walk to a square (rolling movement first), open a door, then one action (`then`: search for
+walk to a square (rolling movement first), open a door, then one action (`act`: search for
 treasure, traps or secret doors, or just end the turn), and the turn ends. `to` and `door` both
-None with `then: "end_turn"` is "end the turn where I stand". A walk that runs out of movement
+None with `act: "end_turn"` is "end the turn where I stand". A walk that runs out of movement
 ends the turn where the hero stands (the plan is for this turn; the player queues again).
 
 Zargon's standing rules: `{"idle_ends_phase": true, "ai": "phase" | "always" | None}`:
@@ -52,6 +52,7 @@ STORY_TYPES = frozenset(
         "dread_spell",
         "dread_spell_hit",
         "reveal",
+        "door_opened",
         "search",
         "trap",
         "potion",
@@ -109,6 +110,8 @@ class ViewMap:
     def distances(self, goal: Sq, *, mover: str | None = None) -> dict[Sq, int]:
         """Steps from each shown square to `goal` through shown squares, round walls, closed
         doors, blocked squares, furniture, known traps and figures (other than `mover`)."""
+        if not self.standable(goal):
+            return {}
         figures = set(self.monsters) | {
             tuple(h["position"])
             for name, h in self.heroes.items()
@@ -190,7 +193,7 @@ def _hero_problems(view: Json, orders: Json) -> list[str]:
 def _plan_problems(vmap: ViewMap, hero: str, plan: Any) -> list[str]:
     if not isinstance(plan, dict):
         return ["a plan must be a JSON object."]
-    extra = set(plan) - {"to", "door", "then"}
+    extra = set(plan) - {"to", "door", "act"}
     if extra:
         return [f"unknown field(s) {', '.join(sorted(extra))}."]
     me = vmap.heroes[hero]
@@ -198,8 +201,8 @@ def _plan_problems(vmap: ViewMap, hero: str, plan: Any) -> list[str]:
         return ["this hero is no longer in play."]
     here: Sq = tuple(me["position"])
     problems = []
-    if plan.get("then", "end_turn") not in THEN:
-        problems.append(f"'then' must be one of {', '.join(THEN)}.")
+    if plan.get("act", "end_turn") not in THEN:
+        problems.append(f"'act' must be one of {', '.join(THEN)}.")
     end = here
     if plan.get("to") is not None:
         to = _square(plan["to"])
@@ -291,12 +294,12 @@ def _hero_step(view: Json, orders: Json) -> OrderStep:
             if action is None:
                 return _stop(f"{name} cannot open door {plan['door']} from here.")
             return play(action, {**plan, "door": None})
-    then = plan.get("then", "end_turn")
-    if then != "end_turn" and not turn["has_acted"]:
-        action = legal_one(then)
+    act = plan.get("act", "end_turn")
+    if act != "end_turn" and not turn["has_acted"]:
+        action = legal_one(act)
         if action is None:
-            return _stop(f"{name} cannot {THEN[then]} here now: the rest of the turn is yours.")
-        return play(action, {**plan, "then": "end_turn"})
+            return _stop(f"{name} cannot {THEN[act]} here now: the rest of the turn is yours.")
+        return play(action, {**plan, "act": "end_turn"})
     return play(end_turn, None)
 
 
@@ -348,11 +351,12 @@ def order_interruption(before: Json, after: Json) -> str | None:
     for m in after["monsters"]:
         if m["id"] not in monsters_before:
             return f"A monster was revealed: {_monster_words(m)}."
+    # A room, not a passage: walking a passage shows more of it at every bend, and what stands
+    # in it is a monster (above) or in sight (below).
     areas_before = {a["id"] for a in before["map"]["areas"]}
     for area in after["map"]["areas"]:
-        if area["id"] not in areas_before:
-            kind = "room" if area["kind"] == "room" else "passage"
-            return f"A {kind} was revealed: {area['name']}."
+        if area["id"] not in areas_before and area["kind"] == "room":
+            return f"A room was revealed: {area['name']}."
     mine = set(after["heroes_owned"])
     sighted_before = {(m["id"], h) for m in before["monsters"] for h in m.get("in_sight_of", [])}
     for m in after["monsters"]:
@@ -437,9 +441,9 @@ def order_lines(state: rules.State, seat: int, orders: Json) -> list[str]:
             parts.append(f"walk to {plan['to'][0]},{plan['to'][1]}")
         if plan.get("door") is not None:
             parts.append(f"open door {plan['door']}")
-        then = plan.get("then", "end_turn")
-        if then != "end_turn":
-            parts.append(THEN[then])
+        act = plan.get("act", "end_turn")
+        if act != "end_turn":
+            parts.append(THEN[act])
         if not parts:
             parts.append("end the turn where the hero stands")
         else:
@@ -449,5 +453,26 @@ def order_lines(state: rules.State, seat: int, orders: Json) -> list[str]:
 
 
 def recap_lines(entries: list[Json]) -> list[str]:
-    story = [e["text"] for e in entries if e.get("type") in STORY_TYPES and e.get("text")]
-    return story[-STORY_LINES:]
+    """What mattered (fights, finds, traps, reveals, falls) in the log's own words, and each
+    hero's walk in one line ("The Dwarf moved 5 squares."); the last few."""
+    lines: list[str] = []
+    walked: dict[str, int] = {}
+
+    def walks_done() -> None:
+        for hero, squares in walked.items():
+            plural = "s" if squares != 1 else ""
+            lines.append(f"{cap(display_name(hero))} moved {squares} square{plural}.")
+        walked.clear()
+
+    for e in entries:
+        kind = e.get("type")
+        if kind == "move" and isinstance(e.get("hero"), str):
+            walked[e["hero"]] = walked.get(e["hero"], 0) + 1
+            continue
+        if kind in ("turn", "phase"):
+            walks_done()
+        elif kind in STORY_TYPES and e.get("text"):
+            walks_done()
+            lines.append(str(e["text"]))
+    walks_done()
+    return lines[-STORY_LINES:]

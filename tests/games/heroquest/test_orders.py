@@ -67,7 +67,7 @@ def door_id(s: State) -> str:
 def test_a_queued_turn_is_played_to_its_end_and_the_turn_passes() -> None:
     s = heroes_turn(quest())
     s.deck = ["nothing"] * 24
-    orders = {"heroes": {"barbarian": {"to": [4, 1], "door": None, "then": "search_treasure"}}}
+    orders = {"heroes": {"barbarian": {"to": [4, 1], "door": None, "act": "search_treasure"}}}
     assert FACE.order_problems(s, 2, orders) == []
     result = run(s, 2, orders)
     assert types(result) == ["roll_movement", *["move"] * 4, "search_treasure", "end_turn"]
@@ -80,21 +80,21 @@ def test_a_queued_turn_is_played_to_its_end_and_the_turn_passes() -> None:
 
 def test_end_the_turn_where_i_stand() -> None:
     s = heroes_turn(quest())
-    result = run(s, 2, {"heroes": {"barbarian": {"to": None, "door": None, "then": "end_turn"}}})
+    result = run(s, 2, {"heroes": {"barbarian": {"to": None, "door": None, "act": "end_turn"}}})
     assert types(result) == ["end_turn"] and result["state"].turn.hero == "dwarf"
 
 
 def test_a_queue_waits_for_its_heros_turn() -> None:
     s = set_turn(heroes_turn(quest()), "dwarf")
-    step = FACE.next_order_step(s, 2, {"heroes": {"barbarian": {"then": "end_turn"}}})
+    step = FACE.next_order_step(s, 2, {"heroes": {"barbarian": {"act": "end_turn"}}})
     assert step.action is None and step.stop_reason is None
-    assert step.remaining == {"heroes": {"barbarian": {"then": "end_turn"}}}
+    assert step.remaining == {"heroes": {"barbarian": {"act": "end_turn"}}}
 
 
 def test_a_walk_short_of_its_square_ends_the_turn_where_the_hero_stands() -> None:
     s = heroes_turn(quest())
     s = set_turn(s, "barbarian", movement=2)
-    result = run(s, 2, {"heroes": {"barbarian": {"to": [5, 1], "door": None, "then": "end_turn"}}})
+    result = run(s, 2, {"heroes": {"barbarian": {"to": [5, 1], "door": None, "act": "end_turn"}}})
     assert types(result) == ["move", "move", "end_turn"] and result["reason"] is None
     assert result["state"].heroes["barbarian"].position == (2, 1)
 
@@ -102,7 +102,7 @@ def test_a_walk_short_of_its_square_ends_the_turn_where_the_hero_stands() -> Non
 def test_a_door_that_reveals_a_room_stops_the_queue_after_opening_it() -> None:
     s = heroes_turn(quest())
     d = door_id(s)
-    orders = {"heroes": {"barbarian": {"to": [5, 1], "door": d, "then": "search_treasure"}}}
+    orders = {"heroes": {"barbarian": {"to": [5, 1], "door": d, "act": "search_treasure"}}}
     result = run(s, 2, orders)
     assert types(result) == ["roll_movement", *["move"] * 5, "open_door"]
     assert result["reason"] == "A room was revealed: Area b."
@@ -112,7 +112,7 @@ def test_a_door_that_reveals_a_room_stops_the_queue_after_opening_it() -> None:
 
 def test_a_revealed_monster_stops_the_queue() -> None:
     s = heroes_turn(quest(monsters=[("orc", (8, 1))]))
-    orders = {"heroes": {"barbarian": {"to": [5, 1], "door": door_id(s), "then": "end_turn"}}}
+    orders = {"heroes": {"barbarian": {"to": [5, 1], "door": door_id(s), "act": "end_turn"}}}
     result = run(s, 2, orders)
     assert types(result)[-1] == "open_door"
     assert result["reason"] == "A monster was revealed: the orc."
@@ -120,7 +120,7 @@ def test_a_revealed_monster_stops_the_queue() -> None:
 
 def test_a_sprung_trap_stops_the_queue() -> None:
     s = heroes_turn(quest(traps=[("pit", (3, 1))]))
-    result = run(s, 2, {"heroes": {"barbarian": {"to": [5, 1], "door": None, "then": "end_turn"}}})
+    result = run(s, 2, {"heroes": {"barbarian": {"to": [5, 1], "door": None, "act": "end_turn"}}})
     assert types(result) == ["roll_movement", "move", "move", "move"]
     assert result["reason"] == "A pit trap was sprung."
     assert result["state"].heroes["barbarian"].position == (3, 1)
@@ -129,7 +129,7 @@ def test_a_sprung_trap_stops_the_queue() -> None:
 def test_lost_body_stops_the_queue() -> None:
     s = heroes_turn(quest())
     s.deck = ["hazard", *s.deck]
-    orders = {"heroes": {"barbarian": {"to": None, "door": None, "then": "search_treasure"}}}
+    orders = {"heroes": {"barbarian": {"to": None, "door": None, "act": "search_treasure"}}}
     result = run(s, 2, orders)
     assert types(result) == ["search_treasure"]
     assert result["reason"] == "The Barbarian lost Body."
@@ -147,7 +147,7 @@ def test_a_monster_coming_into_sight_stops_the_queue() -> None:
     s.monsters[q.monsters[0].id].pub = "m1"  # revealed, as the room is
     assert seat_view(s, 2)["monsters"][0]["in_sight_of"] == []
     s = place(s, dwarf=None)
-    result = run(s, 2, {"heroes": {"barbarian": {"to": [3, 0], "door": None, "then": "end_turn"}}})
+    result = run(s, 2, {"heroes": {"barbarian": {"to": [3, 0], "door": None, "act": "end_turn"}}})
     assert result["reason"] == "The Barbarian sees the goblin."
     assert types(result) == ["move"] * len(result["played"]) and result["played"]
     assert result["state"].turn.hero == "barbarian"
@@ -156,7 +156,7 @@ def test_a_monster_coming_into_sight_stops_the_queue() -> None:
 def test_a_queue_never_starts_with_a_monster_in_sight() -> None:
     q = build_quest("aaaaaa\naaaaaa", monsters=[("orc", (5, 1))])
     s = set_turn(place(start(q, seats=5), dwarf=None, elf=None, wizard=None), "barbarian")
-    step = FACE.next_order_step(s, 2, {"heroes": {"barbarian": {"then": "end_turn"}}})
+    step = FACE.next_order_step(s, 2, {"heroes": {"barbarian": {"act": "end_turn"}}})
     assert step.action is None and step.stop_reason == (
         "The Barbarian sees the orc: the rest of the turn is yours."
     )
@@ -165,11 +165,11 @@ def test_a_queue_never_starts_with_a_monster_in_sight() -> None:
 def test_problems_are_judged_on_what_the_seat_sees() -> None:
     s = heroes_turn(quest())
     problems = FACE.order_problems(
-        s, 2, {"heroes": {"barbarian": {"to": [7, 1], "door": "d9", "then": "dance"}}}
+        s, 2, {"heroes": {"barbarian": {"to": [7, 1], "door": "d9", "act": "dance"}}}
     )
-    assert any("'then' must be" in p for p in problems)
+    assert any("'act' must be" in p for p in problems)
     assert any("[7, 1] is not a square your heroes have seen" in p for p in problems)
-    assert FACE.order_problems(s, 2, {"heroes": {"elf": {"then": "end_turn"}}}) == [
+    assert FACE.order_problems(s, 2, {"heroes": {"elf": {"act": "end_turn"}}}) == [
         "'elf' is not one of your heroes."
     ]
     d = door_id(s)
@@ -206,9 +206,9 @@ def canonical(view: dict[str, Any]) -> str:
 @pytest.mark.parametrize(
     "plan",
     [
-        {"to": [5, 1], "door": "d1", "then": "search_treasure"},
-        {"to": [4, 2], "door": None, "then": "search_secret_doors"},
-        {"to": [5, 1], "door": None, "then": "search_traps"},
+        {"to": [5, 1], "door": "d1", "act": "search_treasure"},
+        {"to": [4, 2], "door": None, "act": "search_secret_doors"},
+        {"to": [5, 1], "door": None, "act": "search_traps"},
     ],
 )
 def test_twins_that_differ_only_in_hidden_things_play_the_same_steps_until_the_view_differs(
@@ -284,7 +284,7 @@ def test_the_ai_plays_one_phase_then_the_order_is_spent() -> None:
 def test_orders_in_words() -> None:
     s = heroes_turn(quest())
     lines = FACE.order_lines(
-        s, 2, {"heroes": {"barbarian": {"to": [4, 1], "door": "d1", "then": "search_traps"}}}
+        s, 2, {"heroes": {"barbarian": {"to": [4, 1], "door": "d1", "act": "search_traps"}}}
     )
     assert lines == [
         "The Barbarian: walk to 4,1, then open door d1, then search for traps, then end the turn."
@@ -295,7 +295,7 @@ def test_orders_in_words() -> None:
 
 
 def test_twins_part_only_where_the_heroes_find_something_out() -> None:
-    plan = {"to": [5, 1], "door": "d1", "then": "search_treasure"}
+    plan = {"to": [5, 1], "door": "d1", "act": "search_treasure"}
     runs = {name: run(twin(name), 2, {"heroes": {"barbarian": plan}}) for name in TWINS}
     walk = ["roll_movement", *["move"] * 5, "open_door"]
     for name in ("empty", "furniture", "secret door", "special", "trap in b"):
