@@ -38,7 +38,7 @@ from .engine.saga import CINDER_SAGA, saga_quests
 
 # Actions a seat may send whoever's turn it is: they change a private setting of one of its
 # heroes, never the shared game or its log (docs/engine-api.md: not listed in legal_actions).
-SETTING_ACTIONS = frozenset({"set_auto_drink"})
+SETTING_ACTIONS = frozenset({"set_auto_drink", "set_drink_at"})
 
 OUTCOME_TEXTS = {
     "heroes": "the heroes won",
@@ -269,23 +269,35 @@ class HeroQuest:
         if not isinstance(action, dict) or action.get("type") not in SETTING_ACTIONS:
             return None
         parsed = self._parsed(action)
-        assert isinstance(parsed, rules.SetAutoDrink)
         self._check_pieces(state, seat, parsed)
+        if isinstance(parsed, rules.SetDrinkAt):
+            return Setting(owner=parsed.hero, name="drink_at", value=parsed.body)
+        assert isinstance(parsed, rules.SetAutoDrink)
         return Setting(owner=parsed.hero, name="auto_drink", value=parsed.on)
 
     def with_settings(self, state: rules.State, settings: dict[str, Json]) -> rules.State:
-        """`settings`: hero -> {"auto_drink": bool} (logs before this port held hero -> bool)."""
-        changes = {}
+        """`settings`: hero -> {"auto_drink": bool, "drink_at": int} (logs before this port held
+        hero -> bool)."""
+        changes: dict[str, dict[str, Any]] = {}
         for hero, values in settings.items():
-            on = values if isinstance(values, bool) else values.get("auto_drink")
             hero_state = state.heroes.get(hero)
-            if isinstance(on, bool) and hero_state is not None and hero_state.auto_drink != on:
-                changes[hero] = on
+            if hero_state is None:
+                continue
+            wanted = {"auto_drink": values} if isinstance(values, bool) else dict(values)
+            on, at = wanted.get("auto_drink"), wanted.get("drink_at")
+            change: dict[str, Any] = {}
+            if isinstance(on, bool) and hero_state.auto_drink != on:
+                change["auto_drink"] = on
+            if isinstance(at, int) and not isinstance(at, bool) and hero_state.drink_at != at:
+                change["drink_at"] = at
+            if change:
+                changes[hero] = change
         if not changes:
             return state
         new = state.clone()
-        for hero, on in changes.items():
-            new.heroes[hero].auto_drink = on
+        for hero, change in changes.items():
+            for name, value in change.items():
+                setattr(new.heroes[hero], name, value)
         return new
 
     # --- standing orders (port.StandingOrders, in orders.py) -------------------------------------

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from apps.games.heroquest import GAME
-from apps.games.heroquest.engine import State, apply, seat_view
+from apps.games.heroquest.engine import MonsterAttack, State, apply, seat_view
 from apps.games.heroquest.engine.quest import SpecialTreasure
 from apps.games.port import StandingOrders
 
-from .engine.builders import build_quest, place, set_turn, start, zargon_turn
+from .engine.builders import build_quest, monster_phase, place, set_turn, start, zargon_turn
 
 assert isinstance(GAME, StandingOrders)
 FACE: Any = GAME
@@ -307,3 +307,38 @@ def test_twins_part_only_where_the_heroes_find_something_out() -> None:
     assert types(runs["trap on the way"]) == walk[:4]
     assert runs["trap on the way"]["played"] == runs["empty"]["played"][:4]
     assert runs["trap on the way"]["reason"] == "A pit trap was sprung."
+
+
+# --- the standing rule "drink a healing potion at Body N or less" -------------------------------
+
+
+def test_a_hero_drinks_at_the_body_its_player_chose() -> None:
+    s = monster_phase([("orc", (1, 0))])
+    s.monsters[next(iter(s.monsters))].pub = "m1"
+    s = FACE.with_settings(s, {"barbarian": {"drink_at": 3}})
+    hero = s.heroes["barbarian"]
+    hero.body, hero.potions = 5, 1
+    attack = MonsterAttack("m1", "barbarian")
+    t = apply(
+        s, 1, attack, dice=["skull", "skull", "black_shield", "black_shield", "black_shield", 4]
+    )
+    after = t.state.heroes["barbarian"]
+    assert after.potions == 0 and after.body == 7
+    assert "drinks a healing potion at 3 Body, as ordered" in " ".join(e["text"] for e in t.events)
+    # Without the rule the same blow leaves him at 3 Body with his potion.
+    plain = FACE.with_settings(s, {"barbarian": {"drink_at": 0}})
+    t = apply(
+        plain, 1, attack, dice=["skull", "skull", "black_shield", "black_shield", "black_shield"]
+    )
+    assert t.state.heroes["barbarian"].body == 3 and t.state.heroes["barbarian"].potions == 1
+
+
+def test_the_drink_at_rule_is_a_private_setting() -> None:
+    s = heroes_turn(quest())
+    setting = FACE.setting_of(s, 2, {"type": "set_drink_at", "hero": "barbarian", "body": 2})
+    assert (setting.owner, setting.name, setting.value) == ("barbarian", "drink_at", 2)
+    view = seat_view(FACE.with_settings(s, {"barbarian": {"drink_at": 2}}), 2)
+    mine = next(h for h in view["heroes"] if h["hero"] == "barbarian")
+    assert mine["drink_at"] == 2
+    others = seat_view(FACE.with_settings(s, {"barbarian": {"drink_at": 2}}), 3)
+    assert "drink_at" not in next(h for h in others["heroes"] if h["hero"] == "barbarian")

@@ -234,6 +234,7 @@ def hero_view(s: State, b: Board, h: HeroState, seat: int) -> dict[str, Any]:
                 "artifacts": list(h.artifacts),
                 "items": list(h.items),
                 "auto_drink": h.auto_drink,
+                "drink_at": h.drink_at,
             }
         )
     return out
