@@ -24,10 +24,13 @@ import functools
 import logging
 import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from apps.games.port import Json, StandingOrders
 from apps.notifications.services import Kind, notification_send
@@ -51,6 +54,8 @@ logger = logging.getLogger(__name__)
 
 # A turn is a few dozen steps; this only stops a runaway loop.
 MAX_ORDER_STEPS = 500
+# The sweep plays orders left waiting this long after their turn came (a lost task).
+STALLED_AFTER = timedelta(minutes=2)
 
 
 @dataclass(frozen=True)
@@ -257,3 +262,21 @@ def _play_step(
         _stop_at(game.pk, game.version, seat, f"The game refused a step: {exc.message}")
         return False
     return True
+
+
+def orders_sweep(*, now: datetime | None = None) -> list[int]:
+    """Play the standing orders a lost task left waiting (the turn came STALLED_AFTER ago and
+    their seat was not told: its orders were to play it); the ids of the games played."""
+    now = now or timezone.now()
+    waiting = Game.objects.filter(
+        ~Q(orders={}),
+        outcome="",
+        paused_at__isnull=True,
+        room__status=Room.Status.PLAYING,
+        turn_started__lt=now - STALLED_AFTER,
+    )
+    return [
+        game_id
+        for game_id in list(waiting.values_list("pk", flat=True))
+        if orders_play(game_id=game_id, pause=0)
+    ]

@@ -19,9 +19,12 @@ logger = logging.getLogger(__name__)
 def sweep_turns() -> dict[str, list[int]]:
     """Reminders and timeouts of every game in play (Celery beat runs it every minute)."""
     # Services import this module to enqueue; the work is imported when the task runs.
+    from apps.play.orders import orders_sweep  # noqa: PLC0415
     from apps.play.turns import turns_sweep  # noqa: PLC0415
 
-    return turns_sweep().as_dict()
+    report = turns_sweep().as_dict()
+    report["orders"] = orders_sweep()  # standing orders a lost task left waiting
+    return report
 
 
 @shared_task(name="play.ai_seat_play")

@@ -14,7 +14,7 @@ const box = document.getElementById("orders-panel");
 const $ = (id) => document.getElementById(id);
 const NO_UI = { pending: null, highlight: null, monster: null, spell: null, throw: null };
 const THEN = [
-  ["end_turn", "then end the turn"],
+  ["end_turn", "end the turn"],
   ["search_treasure", "search for treasure"],
   ["search_traps", "search for traps"],
   ["search_secret_doors", "search for secret doors"],
@@ -100,12 +100,23 @@ function heroEditor(hero) {
     },
     THEN.map(([value, label]) => el("option", { value, selected: plan.act === value }, label)),
   );
+  const me = (ui.view.heroes ?? []).find((h) => h.hero === hero) ?? {};
+  const drink = el("input", {
+    type: "number",
+    min: "0",
+    max: String(me.body_max ?? 20),
+    value: String(me.drink_at ?? 0),
+    class: "orders-drink",
+    dataset: { hero, was: String(me.drink_at ?? 0) },
+    "aria-label": `The ${hero} drinks a healing potion at this Body or less (0: only at death's door)`,
+  });
   return el(
     "fieldset",
     { class: "orders-hero", dataset: { hero } },
     el("legend", {}, hero[0].toUpperCase() + hero.slice(1)),
     el("p", {}, "Walk to ", toLabel, " ", pick),
     el("p", {}, doorSelect, " ", thenSelect),
+    el("p", { class: "small" }, "Standing rule: drink a healing potion at Body ", drink, " or less"),
   );
 }
 
@@ -145,12 +156,28 @@ async function submit(event) {
     orders = { heroes: ui.plans };
   }
   try {
+    await drinkRules();
     showOrders(await api("/orders", "PUT", { orders }));
     $("orders-form").hidden = true;
     ui.picking = null;
     message("");
   } catch (err) {
     message(err.message);
+  }
+}
+
+function freshKey() {
+  return globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** The "drink at Body N" rules changed in the form: private settings, sent as actions. */
+async function drinkRules() {
+  for (const input of document.querySelectorAll(".orders-drink")) {
+    if (input.value === input.dataset.was) continue;
+    const body = Number(input.value);
+    const action = { type: "set_drink_at", hero: input.dataset.hero, body };
+    await api("/actions", "POST", { action, expected_version: ui.view.version, idempotency_key: freshKey() });
+    input.dataset.was = input.value;
   }
 }
 

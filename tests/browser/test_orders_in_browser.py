@@ -117,13 +117,18 @@ def test_a_queued_turn_plays_live_when_the_turn_comes(
             click_square(sven, ELF_GOAL)
             assert elf.locator(".orders-to").text_content() == "1,16"
             elf.get_by_label("What the elf does then").select_option("search_traps")
+            elf.locator(".orders-drink").fill("3")  # and a standing rule beside the queue
             sven.page.get_by_role("button", name="Queue", exact=True).click()
             queued = sven.page.locator("#orders-queued li")
-            queued.first.wait_for()
+            sven.page.wait_for_function(
+                "() => document.getElementById('orders-queued').textContent.includes('The Elf')"
+            )
             assert [t.strip() for t in queued.all_text_contents()] == [
                 "The Elf: walk to 1,16, then search for traps, then end the turn.",
                 "The Wizard: end the turn where the hero stands.",
             ]
+            mine = next(h for h in api_view(sven, game_url)["heroes"] if h["hero"] == "elf")
+            assert mine["drink_at"] == 3
             before_elf = token_at(piet, "elf")
             sven.page.goto(f"{site}/")  # and he goes away
 

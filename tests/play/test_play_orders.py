@@ -4,14 +4,16 @@ player told why, and private to their seat. Also the recap of what a seat missed
 (apps/play/recap.py)."""
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from apps.notifications.models import Notification
 from apps.play.models import Game, GameEvent
-from apps.play.orders import orders_play
+from apps.play.orders import orders_play, orders_sweep
 from apps.play.selectors import game_seat_view
 
 from .conftest import GameMaker, client_for, key, post_action
@@ -190,6 +192,26 @@ def test_a_second_runner_plays_nothing_twice(
     assert [r.payload["action"] for r in order_rows(game)] == [
         {"type": "end_turn", "hero": "barbarian"}
     ]
+
+
+def test_the_sweep_plays_orders_whose_task_was_lost(
+    make_game: GameMaker,
+    django_capture_on_commit_callbacks: Capture,
+    monkeypatch: pytest.MonkeyPatch,
+    time_machine: Any,
+) -> None:
+    game, users = make_game(seats=3)
+    c2, c3 = client_for(users[2]), client_for(users[3])
+    orders = {"heroes": {"elf": {"act": "end_turn"}, "wizard": {"act": "end_turn"}}}
+    assert put_orders(c3, game.pk, orders).status_code == 200
+    monkeypatch.setattr("apps.play.services.orders_enqueue", lambda game_id: None)  # lost
+    end_turn(c2, game, "barbarian", django_capture_on_commit_callbacks)
+    end_turn(c2, game, "dwarf", django_capture_on_commit_callbacks)
+    assert order_rows(game) == [] and orders_sweep() == []  # not stalled yet
+    time_machine.move_to(timezone.now() + timedelta(minutes=3))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_sweep() == [game.pk]
+    assert [r.payload["action"]["hero"] for r in order_rows(game)] == ["elf", "wizard"]
 
 
 # --- the recap ---------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from typing import Any
 from apps.games.port import Json, OrderStep
 
 from . import engine as rules
-from .engine.ai import _reach, next_monster_action
+from .engine.ai import monster_reach, next_monster_action
 from .engine.board import Board
 from .engine.context import cap
 from .engine.data import HERO_ORDER, ZARGON_SEAT, display_name, heroes_of_seat
@@ -407,7 +407,7 @@ def _any_monster_engaged(state: rules.State) -> bool:
             continue
         if any(board.sees(m.position, pos) for pos in heroes):
             return True
-        reach = _reach(board, m.position, monster_stats(state, m).move)  # the AI's reckoning
+        reach = monster_reach(board, m.position, monster_stats(state, m).move)  # the AI's reckoning
         beside = {(p[0] + dx, p[1] + dy) for p in heroes for dx, dy in ORTHOGONAL}
         if beside & set(reach):
             return True
