@@ -421,6 +421,13 @@ def _store(*, face: GameFace, game: Game, new_state: Any) -> bool:
     return turn_changed
 
 
+def _orders_taken_over(*, game: Game, seat: int) -> None:
+    """The player acts in the turn their standing orders were playing: they stand down (one
+    statement, only then)."""
+    game.orders = {**game.orders, str(seat): {"orders": {}, "note": "", "version": None}}
+    Game.objects.filter(pk=game.pk).update(orders=game.orders)
+
+
 def _after_the_end(*, face: GameFace, game: Game, new_state: Any) -> None:
     """The room is finished; a campaign's sheets get the outcome written back."""
     Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
@@ -496,6 +503,8 @@ def _apply_action(
             return Applied(response=response, view=view, game=game, state=in_play)
 
         judgement = _judge(face=face, game=game, state=state, seat=seat, action=action)
+        if not system and seat in orders_due(game=game, state=state):
+            _orders_taken_over(game=game, seat=seat)  # the player plays this turn themself
         events = _log(
             game=game, seat=seat, system=system, key=key, action=action, judgement=judgement
         )
@@ -505,6 +514,9 @@ def _apply_action(
             _after_the_end(face=face, game=game, new_state=new_state)
         if turn_changed:
             _after_turn_change(game=game, new_state=new_state)
+        elif not system and game.orders and orders_due(game=game, state=new_state):
+            # The seat keeps the turn and its orders begin (its next piece's): play them.
+            transaction.on_commit(functools.partial(orders_enqueue, game.pk))
 
         response = _response(face=face, version=game.version, seat=seat, events=events)
         view = None

@@ -179,6 +179,32 @@ def test_zargons_idle_monsters_end_his_phase_by_themselves(
     assert c1.get(f"/api/games/{game.pk}/orders").json()["orders"] == {"idle_ends_phase": True}
 
 
+def test_a_player_who_plays_the_turn_themself_stands_the_orders_down(
+    make_game: GameMaker, django_capture_on_commit_callbacks: Capture
+) -> None:
+    game, users = make_game(seats=3)
+    c2 = client_for(users[2])
+    # The Dwarf's turn is queued while the Barbarian's is played by hand: the orders wait, then
+    # play when the Dwarf's turn comes (the seat keeps the turn: no turn change).
+    assert put_orders(c2, game.pk, {"heroes": {"dwarf": {"act": "end_turn"}}}).status_code == 200
+    end_turn(c2, game, "barbarian", django_capture_on_commit_callbacks)
+    assert [r.payload["action"] for r in order_rows(game)] == [
+        {"type": "end_turn", "hero": "dwarf"}
+    ]
+    # Orders for the turn being played, and a step by hand: the player takes over.
+    c3 = client_for(users[3])
+    game.refresh_from_db()
+    assert game.to_move == [3]
+    orders = {"heroes": {"elf": {"act": "search_traps"}}}
+    with django_capture_on_commit_callbacks(execute=False):  # the task has not run yet
+        assert put_orders(c3, game.pk, orders).status_code == 200
+    game.refresh_from_db()
+    roll = {"type": "roll_movement", "hero": "elf"}
+    assert post_action(c3, game.pk, roll, game.version).status_code == 200
+    assert c3.get(f"/api/games/{game.pk}/orders").json()["orders"] == {}
+    assert orders_play(game_id=game.pk, pause=0) == 0
+
+
 def test_a_second_runner_plays_nothing_twice(
     make_game: GameMaker, django_capture_on_commit_callbacks: Capture
 ) -> None:
