@@ -19,6 +19,8 @@ const THEN = [
   ["search_traps", "search for traps"],
   ["search_secret_doors", "search for secret doors"],
 ];
+/** The controls this module gives actions beside the board's own (board/panel.js CONTROLS). */
+export const CONTROLS = { set_drink_at: "Standing orders: the drink rule of each hero" };
 const base = root ? `/api/games/${root.dataset.gameId}` : "";
 const ui = { picking: null, plans: {}, view: null, orders: null };
 
@@ -255,12 +257,25 @@ async function startRecap() {
   }, 900);
 }
 
+/** Leaving the page (a reload too) records what it showed, so coming back recaps only what is new. */
+function seenOnLeave() {
+  if (!recap.decided) return;
+  const version = Number(root.dataset.version || 0);
+  fetch(`${base}/seen`, {
+    method: "POST",
+    keepalive: true,
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+    body: JSON.stringify({ version }),
+  }).catch(() => {});
+}
+
 let seenTimer = null;
 function onView() {
   loadOrders();
   if (!recap.decided) return; // the recap starts from the last visit: not moved before it
   clearTimeout(seenTimer);
-  seenTimer = setTimeout(() => seen(Number(root.dataset.version || 0)), 2000);
+  seenTimer = setTimeout(() => seen(Number(root.dataset.version || 0)), 500);
 }
 
 if (root && box && !root.dataset.spectator) {
@@ -289,6 +304,7 @@ if (root && box && !root.dataset.spectator) {
     drawFrame(recap.at + 1);
   });
   document.addEventListener("board:view", onView);
+  window.addEventListener("pagehide", seenOnLeave);
   loadOrders();
   startRecap();
 }
