@@ -293,3 +293,48 @@ class GameFace(Protocol):
     def state_to_json(self, state: Any) -> Json: ...
 
     def state_from_json(self, data: Json, scenario: Any) -> Any: ...
+
+
+# --- standing orders (optional: a game whose turns have several steps) ---------------------------
+
+
+@dataclass(frozen=True)
+class OrderStep:
+    """What a seat's standing orders do next. `action` (JSON, one of the seat's legal actions)
+    is played now; with no action, `stop_reason` None means nothing to do yet (not the seat's
+    turn, or nothing queued for it: the orders wait), and a `stop_reason` means the orders stop
+    here and the rest is the player's, told why. `remaining`: the orders after this step."""
+
+    action: Json | None
+    stop_reason: str | None
+    remaining: Json
+
+
+@runtime_checkable
+class StandingOrders(Protocol):
+    """What a game offers to play a seat's turn ahead of time (HeroQuest: a path, a door, one
+    action; Zargon: the idle rule, the AI). A face that satisfies it too gets standing orders
+    from the platform; one that does not, none. Every method must decide from what `seat` may
+    know (its `seat_view`), never from hidden state: the same orders on two games that differ
+    only in what the seat cannot see play the same steps."""
+
+    def order_problems(self, state: Any, seat: int, orders: Json) -> list[str]:
+        """Every problem of `orders` for `seat` now, in a player's words (empty: accepted)."""
+        ...
+
+    def next_order_step(self, state: Any, seat: int, orders: Json) -> OrderStep:
+        """The next step of `seat`'s orders in `state` (settings in force)."""
+        ...
+
+    def order_interruption(self, before: Json, after: Json) -> str | None:
+        """Why a step that turned the seat's view `before` into `after` (both `seat_view`s of
+        the same seat) must stop its orders, in a player's words; None: carry on."""
+        ...
+
+    def order_lines(self, state: Any, seat: int, orders: Json) -> list[str]:
+        """The orders in a player's words, one line each (the page shows them)."""
+        ...
+
+    def recap_lines(self, entries: list[Json]) -> list[str]:
+        """The few story lines that sum up `entries` (a seat's log entries, oldest first)."""
+        ...

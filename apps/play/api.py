@@ -14,6 +14,8 @@ from pydantic import StrictInt
 from apps.accounts.services import token_authenticate
 from apps.games.registry import game_faces
 from apps.play.links import game_by_replay_link
+from apps.play.orders import game_orders_cancel, game_orders_read, game_orders_set
+from apps.play.recap import game_recap, game_seen
 from apps.play.replay import REPLAY_PAGE_MAX, game_replay_page_json, replay_page_json
 from apps.play.selectors import (
     CHAT_PAGE_SIZE,
@@ -365,3 +367,94 @@ class PublicOut(Schema):
 def replay_public(request: HttpRequest, game_id: int, payload: PublicIn) -> Any:
     game = game_replay_publish(game_id=game_id, user=request.user, public=payload.public)
     return Status(200, {"public": game.replay_public})
+
+
+# --- standing orders and the recap (apps/play/orders.py, apps/play/recap.py) --------------------
+
+
+class OrdersIn(Schema):
+    orders: dict[str, Any] = Field(
+        description="The game's standing orders for your seat (docs/web-contract.md); {} none."
+    )
+
+
+class OrdersOut(Schema):
+    orders: dict[str, Any] = Field(description="Your seat's queued orders ({}: none).")
+    lines: list[str] = Field(description="The orders in words, one line each.")
+    note: str = Field(description="Why your last orders stopped (empty: they did not).")
+    note_version: int | None = Field(description="The version at which they stopped.")
+
+
+@router.get(
+    "/{game_id}/orders",
+    url_name="game_orders",
+    response={200: OrdersOut, 404: ErrorOut},
+    summary="Your seat's standing orders (yours only: no other seat ever sees them)",
+)
+def orders_get(request: HttpRequest, game_id: int) -> Any:
+    return Status(200, game_orders_read(game_id=game_id, user=request.user).as_json())
+
+
+@router.put(
+    "/{game_id}/orders",
+    url_name="game_orders_set",
+    response={200: OrdersOut, 404: ErrorOut, 422: ErrorOut},
+    summary="Queue standing orders for your seat's next turn (they replace the earlier ones)",
+    description="The game judges them on what your seat sees now (422 lists every problem). "
+    "When your turn comes the site plays them step by step and stops at the first change that "
+    "matters, telling you why; if it is your turn already they start at once.",
+)
+def orders_put(request: HttpRequest, game_id: int, payload: OrdersIn) -> Any:
+    out = game_orders_set(game_id=game_id, user=request.user, orders=payload.orders)
+    return Status(200, out.as_json())
+
+
+@router.delete(
+    "/{game_id}/orders",
+    url_name="game_orders_cancel",
+    response={200: OrdersOut, 404: ErrorOut},
+    summary="Cancel your seat's standing orders",
+)
+def orders_delete(request: HttpRequest, game_id: int) -> Any:
+    return Status(200, game_orders_cancel(game_id=game_id, user=request.user).as_json())
+
+
+class RecapOut(Schema):
+    since: int = Field(description="The version your seat had seen.")
+    version: int = Field(description="The game's version now.")
+    frames: list[dict[str, Any]] = Field(
+        description="Oldest first: {version, view (your seat view then, without legal_actions "
+        "and log), entries (your log entries of that step, dice included)}; the first frame is "
+        "the board as you last saw it."
+    )
+    lines: list[str] = Field(description="The few story lines that sum it up.")
+    skipped: int = Field(description="Older frames left out (a long absence).")
+
+
+@router.get(
+    "/{game_id}/recap",
+    url_name="game_recap",
+    response={200: RecapOut, 404: ErrorOut},
+    summary="What your seat saw happen since your last visit (or since version `since`)",
+)
+def recap(request: HttpRequest, game_id: int, since: int | None = None) -> Any:
+    return Status(200, game_recap(game_id=game_id, user=request.user, since=since).as_json())
+
+
+class SeenIn(Schema):
+    version: StrictInt = Field(description="The newest version your page has shown.")
+
+
+class SeenOut(Schema):
+    seen_version: int
+
+
+@router.post(
+    "/{game_id}/seen",
+    url_name="game_seen",
+    response={200: SeenOut, 404: ErrorOut},
+    summary="Your page has shown this version: the next recap starts after it",
+)
+def seen(request: HttpRequest, game_id: int, payload: SeenIn) -> Any:
+    version = game_seen(game_id=game_id, user=request.user, version=payload.version)
+    return Status(200, {"seen_version": version})

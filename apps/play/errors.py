@@ -99,3 +99,10 @@ class ReplayBroken(PlayError):
     """The log no longer replays from its seed (`manage.py verify_quest` says where)."""
 
     status = 409
+
+
+class OrdersRefused(PlayError):
+    """Standing orders the game refuses (each problem in a player's words), or a game that
+    takes none."""
+
+    status = 422

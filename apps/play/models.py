@@ -74,6 +74,11 @@ class Game(models.Model):
     # action puts them into the state first and its log row records them when they changed it,
     # so a replay reproduces the game exactly.
     settings = models.JSONField(default=dict)
+    # Standing orders (apps/play/orders.py), each seat's own: str(seat) -> {"orders": the game's
+    # JSON (empty: none), "note": why the last ones stopped, "version": when that was}. Private
+    # like the settings: never in a view, a frame, the log or the replay; on the row so that an
+    # action learns whether the seat now to move has orders without another statement.
+    orders = models.JSONField(default=dict)
     # Turns over days: when the seat to move got the turn, and what has been sent about it.
     turn_started = models.DateTimeField(null=True, blank=True)
     reminded_at = models.DateTimeField(null=True, blank=True)
@@ -205,3 +210,21 @@ class GameWatcher(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} watches {self.game_id}"
+
+
+class SeatVisit(models.Model):
+    """The newest version a seat's player has seen of a game (the page and its socket say so):
+    where the recap of what they missed begins (apps/play/recap.py)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="visits")
+    seat = models.PositiveSmallIntegerField()
+    seen_version = models.PositiveIntegerField(default=0)
+    seen_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seat_visit_unique_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} seat {self.seat} saw v{self.seen_version}"

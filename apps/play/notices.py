@@ -8,6 +8,7 @@ opening the game marks them read, and a player watching it gets no email about i
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import timedelta
 from typing import Any
 
@@ -50,11 +51,14 @@ def _deadline_text(clock: TurnClock | None, room: Room, user: User) -> str:
     )
 
 
-def turn_notices_send(*, game: Game, state: Any, reminder: bool = False) -> int:
+def turn_notices_send(
+    *, game: Game, state: Any, reminder: bool = False, skip: Collection[int] = ()
+) -> int:
     """Tell each player now to move (or, once the quest is over, everyone the outcome).
 
     Called in the transaction that changed the seats to move (or by the reminder sweep); how
-    many notifications were written. Players who turned reminders off get none.
+    many notifications were written. Players who turned reminders off get none, nor the seats
+    in `skip` (their standing orders play the turn; they are told if the orders stop).
     """
     room = game.room
     users = seat_users(game)
@@ -79,6 +83,8 @@ def turn_notices_send(*, game: Game, state: Any, reminder: bool = False) -> int:
     notices = []
     for seat in game.to_move:
         user = users.get(seat)
+        if seat in skip:
+            continue
         if user is None or (reminder and not user.reminders):
             continue
         title, text = face.turn_notice(state, seat, reminder=reminder, where=room.name)

@@ -19,7 +19,7 @@ from django.db.models.functions import Coalesce
 
 from apps.accounts.models import User
 from apps.campaigns.models import CampaignRoom
-from apps.games.port import SPECTATOR_SEAT, GameFace
+from apps.games.port import SPECTATOR_SEAT, GameFace, Json, StandingOrders
 from apps.games.registry import game_face
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
@@ -92,6 +92,33 @@ def game_state_in_play(*, game: Game) -> Any:
     """The game's state with the players' private settings in force (what views show)."""
     state = game_state(game=game)
     return game_face_of(game).with_settings(state, game.settings) if game.settings else state
+
+
+# --- standing orders (apps/play/orders.py) ------------------------------------------------------
+
+
+def orders_face(face: GameFace) -> StandingOrders | None:
+    """The game's standing orders, if it takes any (apps/games/port.py, `StandingOrders`)."""
+    return face if isinstance(face, StandingOrders) else None
+
+
+def seat_orders(game: Game, seat: int) -> Json:
+    """The standing orders `seat` has queued in `game` (read from the row; empty: none)."""
+    return dict((game.orders.get(str(seat)) or {}).get("orders") or {})
+
+
+def orders_due(*, game: Game, state: Any) -> list[int]:
+    """The seats now to move whose standing orders play a step now (from the row, no query):
+    the action service skips their "your turn" notice and enqueues the orders instead."""
+    face = orders_face(game_face_of(game)) if game.orders else None
+    if face is None or game.outcome:
+        return []
+    due = []
+    for seat in game.to_move:
+        orders = seat_orders(game, seat)
+        if orders and face.next_order_step(state, seat, orders).action is not None:
+            due.append(seat)
+    return due
 
 
 # --- membership --------------------------------------------------------------------------------

@@ -63,10 +63,11 @@ from apps.play.selectors import (
     game_membership,
     game_seat_view_cached,
     game_state,
+    orders_due,
     scenario_of_source,
     seat_view_of_state,
 )
-from apps.play.tasks import ai_seat_enqueue
+from apps.play.tasks import ai_seat_enqueue, orders_enqueue
 from apps.play.view_cache import SeatView, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_changed, room_member_seat
@@ -411,6 +412,13 @@ def _store(*, face: GameFace, game: Game, new_state: Any) -> bool:
     return turn_changed
 
 
+def _orders_taken_over(*, game: Game, seat: int) -> None:
+    """The player acts in the turn their standing orders were playing: they stand down (one
+    statement, only then)."""
+    game.orders = {**game.orders, str(seat): {"orders": {}, "note": "", "version": None}}
+    Game.objects.filter(pk=game.pk).update(orders=game.orders)
+
+
 def _after_the_end(*, face: GameFace, game: Game, new_state: Any) -> None:
     """The room is finished; a campaign's sheets get the outcome written back."""
     Room.objects.filter(pk=game.room_id).update(status=Room.Status.FINISHED)
@@ -423,10 +431,15 @@ def _after_the_end(*, face: GameFace, game: Game, new_state: Any) -> None:
 
 
 def _after_turn_change(*, game: Game, new_state: Any) -> None:
-    """Tell the seats now to move (or everyone the outcome); the AI plays its seat at once."""
-    turn_notices_send(game=game, state=new_state)
+    """Tell the seats now to move (or everyone the outcome); the AI plays its seat at once, and
+    so do a seat's standing orders (apps/play/orders.py), whose player is told only if they
+    stop."""
+    due = orders_due(game=game, state=new_state)
+    turn_notices_send(game=game, state=new_state, skip=due)
     if _ai_to_move(game):
         transaction.on_commit(functools.partial(ai_seat_enqueue, game.pk))
+    if due:
+        transaction.on_commit(functools.partial(orders_enqueue, game.pk))
 
 
 def _apply_action(
@@ -481,6 +494,8 @@ def _apply_action(
             return Applied(response=response, view=view, game=game, state=in_play)
 
         judgement = _judge(face=face, game=game, state=state, seat=seat, action=action)
+        if not system and seat in orders_due(game=game, state=state):
+            _orders_taken_over(game=game, seat=seat)  # the player plays this turn themself
         events = _log(
             game=game, seat=seat, system=system, key=key, action=action, judgement=judgement
         )
@@ -490,6 +505,9 @@ def _apply_action(
             _after_the_end(face=face, game=game, new_state=new_state)
         if turn_changed:
             _after_turn_change(game=game, new_state=new_state)
+        elif not system and game.orders and orders_due(game=game, state=new_state):
+            # The seat keeps the turn and its orders begin (its next piece's): play them.
+            transaction.on_commit(functools.partial(orders_enqueue, game.pk))
 
         response = _response(face=face, version=game.version, seat=seat, events=events)
         view = None

@@ -33,6 +33,7 @@ from apps.play.selectors import (
     game_seat_names,
     game_seat_view,
     lobby_for,
+    orders_face,
 )
 from apps.play.services import CHAT_MAX_LENGTH, game_launch, game_replay_publish
 from apps.play.table import game_pause, game_resume, game_spectators_set
@@ -79,9 +80,11 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     if not spectator:
         notification_mark_read(user=request.user, topic=game_topic(game_id=game.pk))
     view = game_seat_view(game=game, seat=seat)
+    face = game_face_of(game)
     context = {
         "game": game,
-        "assets": game_face_of(game).assets,
+        "assets": face.assets,
+        "standing_orders": orders_face(face) is not None,  # the game takes standing orders
         "seat": seat,
         "spectator": spectator,
         "clock": game_clock_for(game_id=game.pk, user=request.user),

@@ -216,12 +216,14 @@ def test_sweep_turns_twice_gives_one_effect(make_room: RoomMaker, time_machine: 
         "reminded": [game.pk],
         "timed_out": [],
         "ai_played": [],
+        "orders": [],
     }
     assert json.loads(second.getvalue()) == {
         "failed": [],
         "reminded": [],
         "timed_out": [],
         "ai_played": [],
+        "orders": [],
     }
     assert reminders(users[2]) == 1
 

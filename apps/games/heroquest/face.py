@@ -18,6 +18,7 @@ from apps.games.port import (
     GameFace,
     Json,
     OptionSpec,
+    OrderStep,
     Refusal,
     RefusalKind,
     Scenario,
@@ -29,6 +30,7 @@ from apps.games.port import (
 )
 
 from . import engine as rules
+from . import orders
 from .engine.ai import next_monster_action
 from .engine.data import ZARGON_SEAT, display_name, heroes_of_seat, seat_of_hero
 from .engine.options import DEFAULTS, RULES_REVISION, describe, room_option_problems
@@ -37,7 +39,7 @@ from .engine.saga import CINDER_SAGA, saga_quests
 
 # Actions a seat may send whoever's turn it is: they change a private setting of one of its
 # heroes, never the shared game or its log (docs/engine-api.md: not listed in legal_actions).
-SETTING_ACTIONS = frozenset({"set_auto_drink"})
+SETTING_ACTIONS = frozenset({"set_auto_drink", "set_drink_at"})
 
 OUTCOME_TEXTS = {
     "heroes": "the heroes won",
@@ -273,24 +275,52 @@ class HeroQuest:
         if not isinstance(action, dict) or action.get("type") not in SETTING_ACTIONS:
             return None
         parsed = self._parsed(action)
-        assert isinstance(parsed, rules.SetAutoDrink)
         self._check_pieces(state, seat, parsed)
+        if isinstance(parsed, rules.SetDrinkAt):
+            return Setting(owner=parsed.hero, name="drink_at", value=parsed.body)
+        assert isinstance(parsed, rules.SetAutoDrink)
         return Setting(owner=parsed.hero, name="auto_drink", value=parsed.on)
 
     def with_settings(self, state: rules.State, settings: dict[str, Json]) -> rules.State:
-        """`settings`: hero -> {"auto_drink": bool} (logs before this port held hero -> bool)."""
-        changes = {}
+        """`settings`: hero -> {"auto_drink": bool, "drink_at": int} (logs before this port held
+        hero -> bool)."""
+        changes: dict[str, dict[str, Any]] = {}
         for hero, values in settings.items():
-            on = values if isinstance(values, bool) else values.get("auto_drink")
             hero_state = state.heroes.get(hero)
-            if isinstance(on, bool) and hero_state is not None and hero_state.auto_drink != on:
-                changes[hero] = on
+            if hero_state is None:
+                continue
+            wanted = {"auto_drink": values} if isinstance(values, bool) else dict(values)
+            on, at = wanted.get("auto_drink"), wanted.get("drink_at")
+            change: dict[str, Any] = {}
+            if isinstance(on, bool) and hero_state.auto_drink != on:
+                change["auto_drink"] = on
+            if isinstance(at, int) and not isinstance(at, bool) and hero_state.drink_at != at:
+                change["drink_at"] = at
+            if change:
+                changes[hero] = change
         if not changes:
             return state
         new = state.clone()
-        for hero, on in changes.items():
-            new.heroes[hero].auto_drink = on
+        for hero, change in changes.items():
+            for name, value in change.items():
+                setattr(new.heroes[hero], name, value)
         return new
+
+    # --- standing orders (port.StandingOrders, in orders.py) -------------------------------------
+    def order_problems(self, state: rules.State, seat: int, orders_: Json) -> list[str]:
+        return orders.order_problems(state, seat, orders_)
+
+    def next_order_step(self, state: rules.State, seat: int, orders_: Json) -> OrderStep:
+        return orders.next_order_step(state, seat, orders_)
+
+    def order_interruption(self, before: Json, after: Json) -> str | None:
+        return orders.order_interruption(before, after)
+
+    def order_lines(self, state: rules.State, seat: int, orders_: Json) -> list[str]:
+        return orders.order_lines(state, seat, orders_)
+
+    def recap_lines(self, entries: list[Json]) -> list[str]:
+        return orders.recap_lines(entries)
 
     # --- campaigns -------------------------------------------------------------------------------
     def campaign_results(self, state: rules.State) -> tuple[dict[str, Json], int]:

@@ -143,6 +143,15 @@ class SetAutoDrink(HeroAction):
 
 
 @dataclass(frozen=True)
+class SetDrinkAt(HeroAction):
+    """A standing rule: drink a healing potion as soon as Body falls to `body` or less (0: only
+    at death's door, as auto-drink does)."""
+
+    type: ClassVar[str] = "set_drink_at"
+    body: int
+
+
+@dataclass(frozen=True)
 class Escape(HeroAction):
     type: ClassVar[str] = "escape"
 
@@ -218,6 +227,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         ChooseSpells,
         TakeBelongings,
         SetAutoDrink,
+        SetDrinkAt,
         Escape,
         EndTurn,
         MonsterMove,
@@ -277,6 +287,10 @@ def _field_value(kind: str, key: str, name: str, value: Any) -> Any:
     if name == "amount":
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise BadActionJSON(f"{kind}: {key!r} must be a whole number of at least 1")
+        return value
+    if name == "body":
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 20:
+            raise BadActionJSON(f"{kind}: {key!r} must be a whole number from 0 to 20")
         return value
     if name == "on":
         if not isinstance(value, bool):

@@ -240,6 +240,11 @@ def _monster_steps(board: Board, sq: Square) -> list[tuple[Square, int]]:
     return out
 
 
+def monster_reach(board: Board, start: Square, movement: int) -> dict[Square, tuple[int, Square]]:
+    """Squares a monster on `start` reaches with `movement`, as the AI reckons its moves."""
+    return _reach(board, start, movement)
+
+
 def _reach(board: Board, start: Square, movement: int) -> dict[Square, tuple[int, Square]]:
     """Squares within `movement` of `start`: (cost, the first square on the cheapest way)."""
     best: dict[Square, tuple[int, Square]] = {start: (0, start)}

@@ -59,6 +59,8 @@ def damage_hero(ctx: Ctx, hero: HeroState, amount: int) -> list[Event]:
         hero.effects.remove("rock_skin")  # Rock Skin lasts until the hero next loses Body
     hero.body = max(0, hero.body - amount)
     if hero.body > 0:
+        if hero.auto_drink and hero.potions > 0 and hero.body <= hero.drink_at:
+            return [drink_potion(ctx, hero, automatic=True)]  # the hero's standing rule
         return []
     if hero.potions > 0 and hero.auto_drink:
         return [drink_potion(ctx, hero, automatic=True)]
@@ -102,7 +104,9 @@ def drink_potion(ctx: Ctx, hero: HeroState, automatic: bool = False) -> Event:
     roll = ctx.dice.red()
     before = hero.body
     hero.body = min(hero.body_max, hero.body + roll)
-    when = " at death's door" if automatic else ""
+    when = ""
+    if automatic:
+        when = " at death's door" if before == 0 else f" at {before} Body, as ordered"
     return make_event(
         "potion",
         f"{cap(hero_name(hero))} drinks a healing potion{when}: rolls {roll}, "

@@ -451,6 +451,19 @@ def do_set_auto_drink(ctx: Ctx, a: A.SetAutoDrink) -> None:
     )
 
 
+def do_set_drink_at(ctx: Ctx, a: A.SetDrinkAt) -> None:
+    hero_of(ctx.s, a).drink_at = a.body
+    rule = f"at {a.body} Body or less" if a.body else "only at death's door"
+    ctx.emit(
+        make_event(
+            "setting",
+            f"{cap(hero_name(a.hero))} drinks a healing potion {rule}.",
+            audience=[ctx.hero_seat(a.hero)],
+            hero=a.hero,
+        )
+    )
+
+
 def do_end_turn(ctx: Ctx, a: A.EndTurn) -> None:
     """End the turn; one that must still step off a falling block steps back first, and one
     that ends a spell draft turn takes the first element left (a timed-out turn never stalls)."""

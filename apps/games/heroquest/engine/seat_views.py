@@ -234,6 +234,7 @@ def hero_view(s: State, b: Board, h: HeroState, seat: int) -> dict[str, Any]:
                 "artifacts": list(h.artifacts),
                 "items": list(h.items),
                 "auto_drink": h.auto_drink,
+                "drink_at": h.drink_at,
             }
         )
     return out
@@ -246,6 +247,19 @@ def monsters_view(s: State, board: Board, zargon: bool) -> list[dict[str, Any]]:
             continue
         out.append(monster_view(s, board, m, zargon))
     return out
+
+
+def in_sight_of(b: Board, m: MonsterState) -> list[str]:
+    """The playing heroes with a line of sight to a revealed monster, in turn order."""
+    if m.pub is None:
+        return []
+    return [
+        h.hero
+        for h in b.s.heroes.values()
+        if h.playing
+        and h.position is not None
+        and any(seen is m for seen in b.visible_monsters(h.position))
+    ]
 
 
 def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str, Any]:
@@ -264,6 +278,8 @@ def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str,
         "attack": monster_attack_dice(b, m),
         "defend": monster_defend_dice(b, m),
         "mind": stats.mind,
+        # The heroes who see it now (docs/rules.md 4): what the heroes know, from revealed things.
+        "in_sight_of": in_sight_of(b, m),
     }
     if zargon:  # which monster holds which Dread spells is Zargon's secret (docs/rules.md 8b)
         out["revealed"] = m.pub is not None

@@ -51,6 +51,7 @@ class HeroState:
     tool_kit: bool = False
     artifacts: list[str] = field(default_factory=list)
     auto_drink: bool = True
+    drink_at: int = 0  # a standing rule: drink a potion at this Body or less (0: at death's door)
     effects: list[str] = field(default_factory=list)
     status: HeroStatus = "playing"
     acted_round: int = 0  # the last round the hero took a main action (a healing spell at 0 Body)

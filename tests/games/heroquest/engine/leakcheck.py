@@ -8,7 +8,16 @@ from typing import Any
 from apps.games.heroquest.engine import SPECTATOR_SEAT, State, seat_view
 from apps.games.heroquest.engine.data import heroes_of_seat
 
-PRIVATE_HERO_FIELDS = {"spells", "potions", "gold", "tool_kit", "artifacts", "items", "auto_drink"}
+PRIVATE_HERO_FIELDS = {
+    "spells",
+    "potions",
+    "gold",
+    "tool_kit",
+    "artifacts",
+    "items",
+    "auto_drink",
+    "drink_at",
+}
 FORBIDDEN_KEYS = {"deck", "rng", "seed", "notes", "special_treasures"}
 
 
