@@ -39,3 +39,6 @@ SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Never let a user's webhook or push address reach a private or loopback address (SSRF).
+OUTBOUND_ALLOW_PRIVATE = False
