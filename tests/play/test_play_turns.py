@@ -209,6 +209,7 @@ def test_a_reminder_is_sent_once_per_turn(
             "timed_out": [],
             "failed": [],
             "ai_played": [],
+            "vacation": [],
         }
     time_machine.move_to(start + timedelta(hours=5))
     assert turns_sweep().reminded == []
