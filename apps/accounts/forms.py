@@ -102,8 +102,28 @@ class ProfileForm(forms.Form):
         label="Away until",
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        help_text="Your turns wait for you: their clock starts when you are back. "
-        "Leave empty when you are here.",
+        help_text="Your turns wait for you: their clock starts when you are back. It spends "
+        "days of your yearly vacation allowance. Leave empty when you are here.",
+    )
+    quiet_start = forms.TimeField(
+        label="Quiet hours from",
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text="No push and no email from then (in your time zone)...",
+    )
+    quiet_end = forms.TimeField(
+        label="Quiet hours until",
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text="...until then: what came meanwhile arrives at the end, the newest per game.",
+    )
+    chat_handle = forms.CharField(
+        label="Chat handle",
+        max_length=60,
+        required=False,
+        help_text="How a table's Discord or Slack webhook mentions you when it is your turn: "
+        "your Discord user ID (digits) or Slack member ID pings you; anything else is written "
+        "as @text.",
     )
     confirm_actions = forms.BooleanField(
         required=False,
@@ -111,3 +131,10 @@ class ProfileForm(forms.Form):
         help_text="Show a far move's path before taking it, and ask before ending a turn with "
         "movement unrolled or the action unused.",
     )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        start, end = cleaned.get("quiet_start"), cleaned.get("quiet_end")
+        if (start is None) != (end is None):
+            self.add_error("quiet_end", "Give both ends of your quiet hours, or neither.")
+        return cleaned

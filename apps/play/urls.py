@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.play import views
+from apps.play import clock_views, views
 
 app_name = "play"
 
@@ -13,4 +13,12 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", views.replay_page, name="replay"),
     path("games/<int:game_id>/replay/public", views.replay_public, name="replay_public"),
     path("games/<int:game_id>/spectators", views.spectators, name="spectators"),
+    path("games/<int:game_id>/extend", clock_views.extend_vote, name="extend"),
+    path("rooms/<int:room_id>/webhook", clock_views.room_webhook, name="room_webhook"),
+    path(
+        "campaigns/<int:campaign_id>/webhook",
+        clock_views.campaign_webhook,
+        name="campaign_webhook",
+    ),
+    path("calendar/<str:token>.ics", clock_views.calendar, name="calendar"),
 ]
