@@ -23,6 +23,7 @@ from apps.campaigns.models import Campaign
 from apps.notifications.router import user_is_present
 from apps.notifications.services import absolute_url
 from apps.notifications.webhooks.lines import (
+    Link,
     Mention,
     WebhookRefused,
     webhook_line_send,
@@ -45,7 +46,7 @@ def turn_line_send(*, game: Game, users: dict[int, User], deadline: datetime | N
         return
     now_topic = f"game-{game.pk}"
     labels = {r.number: r.label for r in room.face.seat_roles(game.seats)}
-    parts: list[str | Mention] = [f"{room.name}: your turn, "]
+    parts: list[str | Mention | Link] = [f"{room.name}: your turn, "]
     for n, seat in enumerate(game.to_move):
         user = users.get(seat)
         if n:
@@ -59,7 +60,7 @@ def turn_line_send(*, game: Game, users: dict[int, User], deadline: datetime | N
     parts.append(f", round {game.round}.")
     if deadline is not None:
         parts.append(f" The turn ends {deadline:%a %d %b, %H:%M} UTC.")
-    parts.append(" " + absolute_url(reverse("play:game", args=[game.pk])))
+    parts += [" ", Link(absolute_url(reverse("play:game", args=[game.pk])))]
     webhook_line_send(
         url=room.webhook_url,
         parts=parts,
@@ -78,7 +79,7 @@ def end_line_send(*, game: Game, outcome: str) -> None:
         url=room.webhook_url,
         parts=[
             f"{room.name}: the game is over. {outcome} ",
-            absolute_url(reverse("play:game", args=[game.pk])),
+            Link(absolute_url(reverse("play:game", args=[game.pk]))),
         ],
         report_to_id=room.host_id,
         about=room.name,

@@ -54,9 +54,10 @@ def webhook_hint(url: str) -> str:
 
 def _defused(text: str, *, discord: bool) -> str:
     """`text` (a room's name, an outcome) unable to mention anyone or break the markup."""
-    text = " ".join(text.split())[:TEXT_MAX]
-    if discord:
-        return re.sub(r"([\\*_~`|>@#:<])", r"\\\1", text)
+    text = re.sub(r"\s+", " ", text)[:TEXT_MAX]
+    if discord:  # markdown escaped; "@" and "<" can start no mention (allowed_mentions agrees)
+        text = re.sub(r"([\\*_~`|>])", r"\\\1", text)
+        return text.replace("@", "@\u200b").replace("<", "<\u200b")
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
@@ -77,8 +78,15 @@ def _mention(mention: Mention, *, discord: bool) -> tuple[str, list[str]]:
     return "@" + _defused(handle or mention.name, discord=discord), []
 
 
-def webhook_payload(*, url: str, parts: list[str | Mention]) -> dict[str, Any]:
-    """The JSON a chat takes: `parts` are plain texts (defused) and at most one mention."""
+@dataclass(frozen=True)
+class Link:
+    """A link of the site's own, written as it is (no escaping: it must stay a link)."""
+
+    url: str
+
+
+def webhook_payload(*, url: str, parts: list[str | Mention | Link]) -> dict[str, Any]:
+    """The JSON a chat takes: `parts` are plain texts (defused), mentions and our own links."""
     discord = is_discord(url)
     pinged: list[str] = []
     words = []
@@ -87,6 +95,8 @@ def webhook_payload(*, url: str, parts: list[str | Mention]) -> dict[str, Any]:
             word, ids = _mention(part, discord=discord)
             pinged += ids
             words.append(word)
+        elif isinstance(part, Link):
+            words.append(part.url)
         else:
             words.append(_defused(part, discord=discord))
     text = "".join(words)
@@ -98,7 +108,7 @@ def webhook_payload(*, url: str, parts: list[str | Mention]) -> dict[str, Any]:
 def webhook_line_send(
     *,
     url: str,
-    parts: list[str | Mention],
+    parts: list[str | Mention | Link],
     report_to_id: int | None,
     about: str,
     manage_url: str,
