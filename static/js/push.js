@@ -74,15 +74,14 @@ async function turnOn(button) {
 
 if (card) {
   const button = document.getElementById("push-on");
+  const wrapper = document.getElementById("push-switch");
   const problem = pushSupport();
   if (!card.dataset.key) {
     say("Push notifications are not set up on this site yet.");
-    if (button) button.hidden = true;
   } else if (problem) {
     say(problem);
-    if (button) button.hidden = true;
-  } else if (button) {
-    button.hidden = false;
+  } else if (button && wrapper) {
+    wrapper.hidden = false;
     button.addEventListener("click", () => turnOn(button));
   }
 }
