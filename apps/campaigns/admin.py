@@ -19,6 +19,7 @@ class CampaignRoomInline(admin.TabularInline):
 class CampaignAdmin(admin.ModelAdmin):
     list_display = ["name", "owner", "created"]
     search_fields = ["name", "owner__username"]
+    exclude = ["webhook_url"]  # the owner's secret: nobody else sees it, staff included
     inlines = [CharacterSheetInline, CampaignRoomInline]
 
 
