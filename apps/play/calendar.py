@@ -20,9 +20,9 @@ from icalendar import Alarm, Calendar, Event
 
 from apps.accounts.models import User
 from apps.notifications.services import absolute_url
-from apps.play.clock import game_clock, seat_users
+from apps.play.clock import turn_clock
 from apps.play.models import Game
-from apps.rooms.models import Room
+from apps.rooms.models import Room, Seat
 
 PRODID = "-//Ashen Vault//Turn deadlines//EN"
 
@@ -32,17 +32,29 @@ def _host() -> str:
 
 
 def calendar_deadlines(*, user: User) -> list[tuple[Game, datetime]]:
-    """The games waiting on `user` that have a deadline, soonest first."""
-    games = Game.objects.filter(
-        outcome="", room__status=Room.Status.PLAYING, room__seats__user=user
-    ).select_related("room")
+    """The games waiting on `user` that have a deadline, soonest first (three statements,
+    however many games)."""
+    mine = dict(
+        Seat.objects.filter(
+            user=user, room__status=Room.Status.PLAYING, room__game__outcome=""
+        ).values_list("room_id", "number")
+    )
+    games = [
+        game
+        for game in Game.objects.filter(room_id__in=mine).select_related("room")
+        if mine[game.room_id] in game.to_move
+    ]
+    movers: dict[tuple[int, int], User] = {
+        (seat.room_id, seat.number): seat.user
+        for seat in Seat.objects.filter(room_id__in=[g.room_id for g in games]).select_related(
+            "user"
+        )
+        if seat.user is not None
+    }
     found = []
     for game in games:
-        users = seat_users(game)
-        mine = [seat for seat, u in users.items() if u.pk == user.pk]
-        if not any(seat in game.to_move for seat in mine):
-            continue
-        clock = game_clock(game, users)
+        users = [movers.get((game.room_id, seat)) for seat in game.to_move]
+        clock = turn_clock(game=game, room=game.room, movers=users)
         if clock is not None and clock.deadline is not None:
             found.append((game, clock.deadline))
     return sorted(found, key=lambda pair: pair[1])

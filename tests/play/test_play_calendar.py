@@ -99,3 +99,17 @@ def test_the_link_is_private_and_revocable(make_room: RoomMaker) -> None:
     assert Client().get(f"/calendar/{token}.ics").status_code == 404
     me.refresh_from_db()
     assert Client().get(f"/calendar/{calendar_token(user=me)}.ics").status_code == 200
+
+
+def test_the_feed_costs_the_same_for_one_game_or_many(
+    make_room: RoomMaker, django_assert_max_num_queries: Any
+) -> None:
+    _, users = launch(make_room, 24 * HOUR)
+    me = users[2]
+    for _ in range(4):
+        game, _others = launch(make_room, 24 * HOUR)
+        game.room.seats.filter(number=2).update(user=me)
+    token = calendar_token(user=me)
+    with django_assert_max_num_queries(4):
+        answer = Client().get(f"/calendar/{token}.ics")
+    assert answer.content.count(b"BEGIN:VEVENT") == 5
