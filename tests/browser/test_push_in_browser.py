@@ -1,7 +1,7 @@
 """Web push in Debian's Chromium: the profile's button registers the service worker (/sw.js,
 scope "/") and hands the subscription to the site; a push delivered to the worker through
-DevTools (`ServiceWorker.deliverPushMessage`) shows its notification; an iPhone before "Add to
-Home Screen" is told what to do instead.
+DevTools (`ServiceWorker.deliverPushMessage`) shows its notification, and a tap on it closes it
+and opens the game; an iPhone before "Add to Home Screen" is told what to do instead.
 
 Headless Chromium has no push service to subscribe to, so `pushManager.subscribe` answers with
 the subscription this test's keys make (tests/notifications/test_notifications_push.py pushes to
@@ -146,6 +146,27 @@ def test_the_browser_subscribes_and_shows_a_pushed_turn(
                 }
             ]
             assert errors == []
+
+            # A tap: the worker's notificationclick opens the game. DevTools cannot tap a
+            # notification, and a click made up in the worker carries no user activation (a
+            # browser lets only a real tap open a window), so the worker's own `openWindow` is
+            # watched instead of a new tab.
+            [worker] = [w for w in context.service_workers if w.url.endswith("/sw.js")]
+            opened = worker.evaluate(
+                """async () => {
+                    const asked = [];
+                    self.clients.openWindow = async (url) => { asked.push(url); return null; };
+                    const [shown] = await self.registration.getNotifications();
+                    const tap = { notification: shown };
+                    self.dispatchEvent(new NotificationEvent("notificationclick", tap));
+                    for (let i = 0; i < 50 && !asked.length; i++) {
+                        await new Promise((done) => setTimeout(done, 20));
+                    }
+                    return asked;
+                }"""
+            )
+            assert opened == [f"{push_site}/games/7/"]
+            assert notifications_shown(page) == []  # the tap closed it
 
             # An iPhone's Safari outside the Home Screen cannot subscribe: it says how.
             phone = browser.new_context(user_agent=IPHONE)
