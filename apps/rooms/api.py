@@ -77,7 +77,9 @@ class RoomIn(Schema):
         description="Logged-in people without a seat may watch the quest once it runs (the "
         "heroes' common view, the table talk read-only). The host may change it later.",
     )
-    clock: ClockIn = Field(default_factory=ClockIn, description="Time banks, vacation, votes.")
+    clock: ClockIn | None = Field(
+        None, description="Time banks, vacation, the extend vote (omit: a fixed limit, or none)."
+    )
 
 
 class SeatOut(Schema):
@@ -179,6 +181,7 @@ def _visible_room(request: AuthenticatedHttpRequest, room_id: int) -> Room:
 
 @router.post("", response={201: RoomOut, **ERRORS})
 def create_room(request: AuthenticatedHttpRequest, payload: RoomIn) -> Status[RoomOut]:
+    clock = payload.clock or ClockIn.model_validate({})
     room = services.room_create(
         host=request.user,
         name=payload.name,
@@ -190,12 +193,12 @@ def create_room(request: AuthenticatedHttpRequest, payload: RoomIn) -> Status[Ro
         options=payload.options,
         ai_seat=payload.ai_seat,
         allow_spectators=payload.allow_spectators,
-        clock=payload.clock.kind,
-        bank_initial=_duration(payload.clock.bank_hours),
-        bank_increment=_duration(payload.clock.increment_hours),
-        bank_cap=_duration(payload.clock.cap_hours),
-        vacation=payload.clock.vacation,
-        extend_hours=payload.clock.extend_hours,
+        clock=clock.kind,
+        bank_initial=_duration(clock.bank_hours),
+        bank_increment=_duration(clock.increment_hours),
+        bank_cap=_duration(clock.cap_hours),
+        vacation=clock.vacation,
+        extend_hours=clock.extend_hours,
     )
     return Status(201, _room_out(room))
 
