@@ -35,6 +35,7 @@ migrate: $(STAMP)
 	@mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_quests
+	$(BIN)/python manage.py vapid_keys
 
 print-site-url:
 	@echo "$$SITE_URL"

@@ -41,3 +41,6 @@ SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Never let a user's webhook or push address reach a private or loopback address (SSRF).
+OUTBOUND_ALLOW_PRIVATE = False

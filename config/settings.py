@@ -353,6 +353,23 @@ NOTIFICATIONS_DIGEST_HOUR = env.int("NOTIFICATIONS_DIGEST_HOUR", default=8)
 # A game socket whose heartbeat (every 30 s) is older than this is gone.
 NOTIFICATIONS_PRESENCE_TTL = timedelta(seconds=env.int("NOTIFICATIONS_PRESENCE_TTL", default=150))
 
+# Web push (apps/notifications/push/): the VAPID key pair. Production sets both; without them a
+# development copy uses VAPID_FILE, written by `manage.py vapid_keys` (`make run` runs it).
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_FILE = env.str("VAPID_FILE", default=str(VAR_DIR / "vapid.json"))
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="")  # mailto: or https:; default from SITE_URL
+# Requests to addresses users give (chat webhooks, push endpoints: apps/notifications/outbound.py)
+# go only to public https hosts; True lets tests reach their own servers on 127.0.0.1.
+OUTBOUND_ALLOW_PRIVATE = env.bool("OUTBOUND_ALLOW_PRIVATE", default=False)
+OUTBOUND_TIMEOUT = env.float("OUTBOUND_TIMEOUT", default=10.0)
+# Chat webhooks: retries after the first try, the first backoff (doubling each time).
+WEBHOOK_RETRIES = env.int("WEBHOOK_RETRIES", default=5)
+WEBHOOK_BACKOFF_SECONDS = env.int("WEBHOOK_BACKOFF_SECONDS", default=30)
+# Each person's vacation allowance: days a year their turns may wait instead of timing out
+# (rooms that spend vacation), "away until" included (apps/play/timebank.py).
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=28)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -104,8 +104,28 @@ class ProfileForm(forms.Form):
         label="Away until",
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        help_text="Your turns wait for you: their clock starts when you are back. "
-        "Leave empty when you are here.",
+        help_text="Your turns wait for you: their clock starts when you are back. It spends "
+        "days of your yearly vacation allowance. Leave empty when you are here.",
+    )
+    quiet_start = forms.TimeField(
+        label="Quiet hours from",
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text="No push and no email from then (in your time zone)...",
+    )
+    quiet_end = forms.TimeField(
+        label="Quiet hours until",
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text="...until then: what came meanwhile arrives at the end, the newest per game.",
+    )
+    chat_handle = forms.CharField(
+        label="Chat handle",
+        max_length=60,
+        required=False,
+        help_text="How a table's Discord or Slack webhook mentions you when it is your turn: "
+        "your Discord user ID (digits) or Slack member ID pings you; anything else is written "
+        "as @text.",
     )
     confirm_actions = forms.BooleanField(
         required=False,
@@ -122,4 +142,7 @@ class ProfileForm(forms.Form):
         if away is not None and zone:
             wall_clock = timezone.make_naive(away, timezone.get_current_timezone())
             data["away_until"] = timezone.make_aware(wall_clock, ZoneInfo(zone))
+        start, end = data.get("quiet_start"), data.get("quiet_end")
+        if (start is None) != (end is None):
+            self.add_error("quiet_end", "Give both ends of your quiet hours, or neither.")
         return data

@@ -35,6 +35,15 @@ class User(AbstractUser):
     confirm_actions = models.BooleanField(
         "ask before a far move or ending a turn with something unused", default=True
     )
+    # Chat webhooks mention this person by it when it is their turn (a Discord user id or a
+    # Slack member id pings them; any other text is written as @text).
+    chat_handle = models.CharField(max_length=60, blank=True)
+    # Quiet hours, in the person's own time zone: no push and no email between them (they wait
+    # for the end). Both empty: none. quiet_start > quiet_end spans midnight.
+    quiet_start = models.TimeField(null=True, blank=True)
+    quiet_end = models.TimeField(null=True, blank=True)
+    # Signs the private calendar feed's link; a new one (revoking the link) makes the old fail.
+    calendar_key = models.CharField(max_length=32, blank=True, editable=False)
 
     class Meta:
         verbose_name = "user"
@@ -79,3 +88,32 @@ class ApiToken(models.Model):
     @property
     def is_expired(self) -> bool:
         return timezone.now() >= self.expires
+
+
+class Vacation(models.Model):
+    """Days of a person's yearly vacation allowance spent (settings.VACATION_DAYS_PER_YEAR).
+
+    "Away until" on the profile spends the days it covers (`source` away); a turn that runs out
+    in a room that spends vacation instead of timing out spends one day (`source` auto, its game
+    named by `game_id`: accounts knows no games). A day begun counts as a whole day.
+    """
+
+    class Source(models.TextChoices):
+        AWAY = "away", "Away until (the profile)"
+        AUTO = "auto", "Spent instead of a timeout"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    start = models.DateTimeField()
+    end = models.DateTimeField()
+    source = models.CharField(max_length=4, choices=Source.choices)
+    game_id = models.PositiveIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "start"]
+        indexes = [models.Index(fields=["user", "start"], name="vacation_user_start")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.start:%Y-%m-%d} to {self.end:%Y-%m-%d} ({self.source})"

@@ -3,22 +3,26 @@
 import functools
 import hashlib
 import logging
+import math
 import secrets
 import zoneinfo
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from datetime import time as dt_time
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.core import signing
 from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import F
 from django.dispatch import Signal
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from apps.accounts.models import ApiToken, User
+from apps.accounts.models import ApiToken, User, Vacation
 
 logger = logging.getLogger(__name__)
 
@@ -93,30 +97,43 @@ def user_profile_update(
     time_zone: str = "",
     away_until: datetime | None = None,
     confirm_actions: bool = True,
+    chat_handle: str = "",
+    quiet_start: dt_time | None = None,
+    quiet_end: dt_time | None = None,
 ) -> User:
+    """Save the profile. A new "away until" draws on the vacation allowance (VacationRefused,
+    nothing saved, if it would take more days than are left)."""
     if time_zone and time_zone not in time_zone_names():
         raise ValueError(f"unknown time zone {time_zone!r}")
     away_moved = user.away_until != away_until
-    user.display_name = display_name.strip()
-    user.turn_email = User.TurnEmail(turn_email)
-    user.reminders = reminders
-    user.email_chat = email_chat
-    user.time_zone = time_zone
-    user.away_until = away_until
-    user.confirm_actions = confirm_actions
-    user.save(
-        update_fields=[
-            "display_name",
-            "turn_email",
-            "reminders",
-            "email_chat",
-            "time_zone",
-            "away_until",
-            "confirm_actions",
-        ]
-    )
-    if away_moved:  # the clocks of their games in play move: their open pages are told
-        away_changed.send(sender=User, user=user)
+    with transaction.atomic():
+        if away_moved:
+            user_away_set(user=user, until=away_until)
+        user.display_name = display_name.strip()
+        user.turn_email = User.TurnEmail(turn_email)
+        user.reminders = reminders
+        user.email_chat = email_chat
+        user.time_zone = time_zone
+        user.confirm_actions = confirm_actions
+        user.chat_handle = chat_handle.strip()
+        user.quiet_start, user.quiet_end = (
+            (quiet_start, quiet_end) if quiet_start and quiet_end else (None, None)
+        )
+        user.save(
+            update_fields=[
+                "display_name",
+                "turn_email",
+                "reminders",
+                "email_chat",
+                "time_zone",
+                "confirm_actions",
+                "chat_handle",
+                "quiet_start",
+                "quiet_end",
+            ]
+        )
+        if away_moved:  # the clocks of their games in play move: their open pages are told
+            away_changed.send(sender=User, user=user)
     return user
 
 
@@ -155,11 +172,98 @@ def user_time_zone_default(*, user: User, time_zone: str) -> bool:
     return bool(User.objects.filter(pk=user.pk, time_zone="").update(time_zone=time_zone))
 
 
-def user_away_set(*, user: User, until: datetime | None) -> User:
-    """Away until `until` (None: back): the clock of this player's turns waits until then."""
-    user.away_until = until
-    user.save(update_fields=["away_until"])
+# --- vacation ----------------------------------------------------------------------------------
+
+DAY = timedelta(days=1)
+
+
+class VacationRefused(ValueError):
+    """More vacation days than are left this year; the message says how many are."""
+
+
+def vacation_days(vacation: Vacation) -> int:
+    """The days a stretch of vacation spends: a day begun counts whole."""
+    return max(1, math.ceil((vacation.end - vacation.start) / DAY))
+
+
+def vacation_days_left(*, user: User, now: datetime | None = None) -> int:
+    """Days of this year's allowance (settings.VACATION_DAYS_PER_YEAR, years in UTC) left."""
+    now = now or timezone.now()
+    spent = Vacation.objects.filter(user=user, start__year=now.year, end__gt=F("start"))
+    return max(0, settings.VACATION_DAYS_PER_YEAR - sum(vacation_days(v) for v in spent))
+
+
+def vacation_spend(
+    *, user: User, start: datetime, days: int, source: str, game_id: int | None = None
+) -> Vacation:
+    """Spend `days` whole days from `start` (VacationRefused if fewer are left)."""
+    left = vacation_days_left(user=user, now=start)
+    if days > left:
+        raise VacationRefused(
+            f"You have {left} vacation day{'s' if left != 1 else ''} left this year; this "
+            f"would take {days}."
+        )
+    return Vacation.objects.create(
+        user=user, start=start, end=start + days * DAY, source=source, game_id=game_id
+    )
+
+
+def user_away_set(*, user: User, until: datetime | None, now: datetime | None = None) -> User:
+    """Away until `until` (None: back): the clock of this player's turns waits until then.
+
+    It draws on the vacation allowance: the days from now to `until`, a day begun counting
+    whole; an earlier "away" still to come is given back first (coming back early returns the
+    days not begun). VacationRefused, nothing changed, if too few days are left.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one change at a time
+        ahead = Vacation.objects.filter(user=user, source=Vacation.Source.AWAY, end__gt=now)
+        ahead.filter(start__gte=now).delete()
+        ahead.update(end=now)
+        if until is not None and until > now:
+            vacation_spend(
+                user=user,
+                start=now,
+                days=math.ceil((until - now) / DAY),
+                source=Vacation.Source.AWAY,
+            )
+        user.away_until = until
+        user.save(update_fields=["away_until"])
     return user
+
+
+# --- the calendar feed's link ------------------------------------------------------------------
+
+CALENDAR_SALT = "accounts.calendar"
+
+
+def calendar_token(*, user: User) -> str:
+    """The signed token of `user`'s private calendar link (made on first use)."""
+    if not user.calendar_key:
+        user.calendar_key = secrets.token_hex(16)
+        User.objects.filter(pk=user.pk).update(calendar_key=user.calendar_key)
+    return signing.dumps({"u": user.pk, "k": user.calendar_key}, salt=CALENDAR_SALT, compress=True)
+
+
+def calendar_user(*, token: str) -> User | None:
+    """Whose calendar `token` opens (None: forged, or a link its owner revoked)."""
+    try:
+        data = signing.loads(token, salt=CALENDAR_SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("u"), int):
+        return None
+    key = data.get("k")
+    if not isinstance(key, str) or not key:
+        return None
+    return User.objects.filter(pk=data["u"], calendar_key=key, is_active=True).first()
+
+
+def calendar_revoke(*, user: User) -> str:
+    """A new link: the old one opens nothing any more. The new token."""
+    user.calendar_key = ""
+    return calendar_token(user=user)
 
 
 def _token_hash(raw: str) -> str:

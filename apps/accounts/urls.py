@@ -10,6 +10,7 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("time-zone", views.time_zone_default, name="time_zone_default"),
     path("tokens/<int:token_id>/revoke", views.token_revoke, name="token_revoke"),
+    path("calendar/revoke", views.calendar_revoke, name="calendar_revoke"),
     # A new password, however it is set, revokes the API tokens (apps/accounts/signals.py).
     path("", include("django.contrib.auth.urls")),
 ]

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -51,9 +52,13 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ProfileForm(request.POST)
         if form.is_valid():
-            services.user_profile_update(user=user, **form.cleaned_data)
-            messages.success(request, "Profile saved.")
-            return redirect("profile")
+            try:
+                services.user_profile_update(user=user, **form.cleaned_data)
+            except services.VacationRefused as refused:
+                form.add_error("away_until", str(refused))
+            else:
+                messages.success(request, "Profile saved.")
+                return redirect("profile")
     else:
         form = ProfileForm(
             initial={
@@ -64,13 +69,30 @@ def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
                 "time_zone": user.time_zone,
                 "away_until": user.away_until,
                 "confirm_actions": user.confirm_actions,
+                "chat_handle": user.chat_handle,
+                "quiet_start": user.quiet_start,
+                "quiet_end": user.quiet_end,
             }
         )
-    return render(
-        request,
-        "accounts/profile.html",
-        {"form": form, "profile_user": user, "tokens": services.token_list(user=user)},
-    )
+    calendar = reverse("play:calendar", args=[services.calendar_token(user=user)])
+    context = {
+        "form": form,
+        "profile_user": user,
+        "tokens": services.token_list(user=user),
+        "calendar_url": request.build_absolute_uri(calendar),
+        "vacation_left": services.vacation_days_left(user=user),
+        "vacation_allowance": settings.VACATION_DAYS_PER_YEAR,
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_POST
+def calendar_revoke(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """A new private calendar link; the old one opens nothing any more."""
+    services.calendar_revoke(user=request.user)
+    messages.success(request, "Your calendar has a new link: the old one no longer works.")
+    return redirect(reverse("profile") + "#calendar")
 
 
 @login_required

@@ -94,6 +94,7 @@ class CampaignRoomInline(admin.TabularInline[CampaignRoom, Campaign]):
 class CampaignAdmin(admin.ModelAdmin[Campaign]):
     list_display = ["name", "owner", "created"]
     search_fields = ["name", "owner__username"]
+    exclude = ["webhook_url"]  # the owner's secret: nobody else sees it, staff included
     inlines = [CharacterSheetInline, CampaignRoomInline]
 
 

@@ -11,6 +11,9 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaigns"
     )
     created = models.DateTimeField(auto_now_add=True)
+    # A Discord or Slack-compatible webhook the campaign's rooms post to (a room's own wins):
+    # a secret, set and seen (as "set", never echoed) by the owner only.
+    webhook_url = models.CharField(max_length=500, blank=True)
 
     class Meta:
         ordering = ["-created"]

@@ -147,6 +147,9 @@ def campaign_room_create(
         except RoomError as error:
             raise CampaignError(error.message) from None
         CampaignRoom.objects.create(campaign=campaign, room=room)
+        if campaign.webhook_url:  # the campaign's chat hears this quest's news too
+            room.webhook_url = campaign.webhook_url
+            room.save(update_fields=["webhook_url"])
     return room
 
 

@@ -11,11 +11,13 @@ delays a notification but never loses it. A deliverer first claims the row with 
 deliverers never both send it; a crash between the email and the mark lets the lease run out and
 the row be sent again (at least once, never lost; twice only after a crash in that window).
 
-Email policy (`_email_route`): nothing while the user has the topic open (a live socket,
-`Presence`), nothing for what they already read, turn news per `turn_email` (right away, in
-the daily digest, never), reminders only if `reminders` is on and turn emails are immediate,
-table talk only if `email_chat`. Every email has a text and an HTML part, absolute links built
-from settings.SITE_URL, and a signed one-click unsubscribe link (`List-Unsubscribe` headers).
+Where it goes (live, email, web push) is decided by one policy, `apps.notifications.router`:
+nothing while the user has the topic open on any device (`Presence`), nothing for what they
+already read, turn news by email per `turn_email` (right away, in the daily digest, never),
+reminders only if `reminders` is on, table talk by email only if `email_chat`, and push and
+email held through the user's quiet hours. Every email has a text and an HTML part, absolute
+links built from settings.SITE_URL, and a signed one-click unsubscribe link
+(`List-Unsubscribe` headers).
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.accounts.services import EMAIL_LISTS, user_email_opt_out, user_zone
 from apps.core.realtime import group_poke, user_group
+from apps.notifications import router
 from apps.notifications.models import Notification, Presence
+from apps.notifications.push.send import notification_push
 from apps.notifications.tasks import deliver_enqueue
 
 logger = logging.getLogger(__name__)
@@ -55,9 +59,9 @@ SWEEP_GRACE = timedelta(seconds=20)
 SWEEP_BATCH = 500
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 
-TURN_KINDS = frozenset({Kind.YOUR_TURN, Kind.TIMEOUT, Kind.GAME_OVER, Kind.SEAT})
+TURN_KINDS = router.TURN_KINDS
 # Which list an email belongs to, for its unsubscribe link.
-EMAIL_LIST_OF_KIND = {kind: "turn" for kind in TURN_KINDS} | {
+EMAIL_LIST_OF_KIND = {kind: "turn" for kind in TURN_KINDS | {Kind.WEBHOOK}} | {
     Kind.REMINDER: "reminders",
     Kind.CHAT: "chat",
 }
@@ -131,33 +135,49 @@ def notifications_send(*, notices: list[Notice]) -> list[Notification]:
 
 
 def notification_deliver(*, notification_id: int, now: datetime | None = None) -> bool:
-    """Deliver one notification from the outbox: push it live, email it if the user wants.
+    """Deliver one notification from the outbox where the router sends it: the live toast, the
+    email and the push its person's choices call for (`apps.notifications.router`).
 
     False if it was delivered already, or another deliverer holds it, or the email failed (the
-    sweep tries again once the lease runs out).
+    sweep tries again once the lease runs out), or quiet hours hold it (the sweep delivers it
+    once they end).
     """
     now = now or timezone.now()
     claimed = (
         Notification.objects.filter(pk=notification_id, delivered_at__isnull=True)
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .filter(Q(held_until__isnull=True) | Q(held_until__lte=now))
         .update(claimed_until=now + DELIVERY_LEASE)
     )
     if not claimed:
         return False
     notification = Notification.objects.select_related("user").get(pk=notification_id)
-    route = _email_route(notification, now)
+    route = router.route(notification, now)
     _read_on_arrival(notification, now)
-    _push(notification)
-    if route == Email.SENT:
+    if route.live:
+        _push(notification)
+    fields: dict[str, Any] = {}
+    if route.push == Email.SENT:
+        sent = notification_push(notification, url=absolute_url(notification.url))
+        fields["push_status"] = Email.SENT if sent else Email.FAILED
+    elif route.push != notification.push_status:
+        fields["push_status"] = route.push
+    if route.email == Email.SENT:
         try:
             _email_notification(notification)
         except Exception:  # mail servers fail: leave it in the outbox for the sweep
             logger.exception("could not email notification %s", notification_id)
+            # What went out is kept (no second push); the sweep tries the email again.
+            fields |= {"email_status": Email.PENDING, "held_until": None}
+            Notification.objects.filter(pk=notification_id).update(**fields)
             return False
-    Notification.objects.filter(pk=notification_id).update(
-        delivered_at=timezone.now(), email_status=route, claimed_until=None
-    )
-    return True
+    fields["email_status"] = route.email
+    fields["held_until"] = route.held_until
+    fields["claimed_until"] = None
+    if route.held_until is None:
+        fields["delivered_at"] = timezone.now()
+    Notification.objects.filter(pk=notification_id).update(**fields)
+    return route.held_until is None
 
 
 def notifications_deliver_pending(*, now: datetime | None = None) -> int:
@@ -169,6 +189,7 @@ def notifications_deliver_pending(*, now: datetime | None = None) -> int:
     pending = (
         Notification.objects.filter(delivered_at__isnull=True, created__lte=now - SWEEP_GRACE)
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .filter(Q(held_until__isnull=True) | Q(held_until__lte=now))
         .order_by("created")
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
@@ -197,27 +218,6 @@ def _push(notification: Notification) -> None:
         "read": notification.read,
     }
     group_poke(group=user_group(user_id=notification.user_id), message=message)
-
-
-def _email_route(notification: Notification, now: datetime) -> str:
-    """What becomes of this notification by email (an `Email` status)."""
-    user = notification.user
-    if not notification.emailable or not user.email or not user.is_active or notification.read:
-        return Email.NONE
-    if notification.topic and user_is_present(user_id=user.pk, topic=notification.topic, now=now):
-        return Email.PRESENT
-    kind = notification.kind
-    if kind in TURN_KINDS:
-        return {
-            User.TurnEmail.IMMEDIATELY: Email.SENT,
-            User.TurnEmail.DIGEST: Email.DIGEST,
-        }.get(User.TurnEmail(user.turn_email), Email.NONE)
-    if kind == Kind.REMINDER:
-        immediate = user.turn_email == User.TurnEmail.IMMEDIATELY
-        return Email.SENT if user.reminders and immediate else Email.NONE
-    if kind == Kind.CHAT:
-        return Email.SENT if user.email_chat else Email.NONE
-    return Email.NONE
 
 
 # --- emails ------------------------------------------------------------------------------------
@@ -304,10 +304,12 @@ def _email_notification(notification: Notification) -> None:
 
 
 def _digest_due(user: User, now: datetime) -> bool:
-    """Once a day, from DIGEST_HOUR in the user's own time zone."""
+    """Once a day, from DIGEST_HOUR in the user's own time zone (after their quiet hours)."""
     zone = user_zone(user)
     local_now = now.astimezone(zone)
     if local_now.hour < settings.NOTIFICATIONS_DIGEST_HOUR:
+        return False
+    if router.quiet_until(user, now) is not None:
         return False
     last = user.digest_sent_at
     return last is None or last.astimezone(zone).date() < local_now.date()
@@ -384,10 +386,7 @@ def presence_leave(*, channel_name: str) -> None:
 
 def user_is_present(*, user_id: int, topic: str, now: datetime | None = None) -> bool:
     """Has `user_id` a live socket on `topic` (one whose heartbeat is recent)?"""
-    now = now or timezone.now()
-    return Presence.objects.filter(
-        user_id=user_id, topic=topic, seen__gte=now - settings.NOTIFICATIONS_PRESENCE_TTL
-    ).exists()
+    return router.user_is_present(user_id=user_id, topic=topic, now=now or timezone.now())
 
 
 # --- reading -----------------------------------------------------------------------------------

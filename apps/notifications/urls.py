@@ -1,6 +1,7 @@
 from django.urls import path
 
 from apps.notifications import views
+from apps.notifications.push import views as push
 
 app_name = "notifications"
 
@@ -10,4 +11,6 @@ urlpatterns = [
     path("<int:notification_id>/", views.notification_open, name="open"),
     path("<int:notification_id>/read", views.notification_read, name="read"),
     path("unsubscribe/<str:token>", views.unsubscribe, name="unsubscribe"),
+    path("push/subscribe", push.subscribe, name="push_subscribe"),
+    path("push/<int:subscription_id>/remove", push.unsubscribe, name="push_remove"),
 ]

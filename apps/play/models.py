@@ -84,6 +84,14 @@ class Game(models.Model):
     reminded_at = models.DateTimeField(null=True, blank=True)
     # Set while the host has paused the clock (apps/play/clock.py): no deadline, no reminder.
     paused_at = models.DateTimeField(null=True, blank=True)
+    # The clock that fits real lives (apps/play/timebank.py). Each restart of the clock (a turn
+    # change) numbers the turn on, charges the banks and forgets the extension and reminders.
+    turn_serial = models.PositiveIntegerField(default=0)
+    reminders_sent = models.PositiveSmallIntegerField(default=0)
+    # Time added to this turn's deadline: vacation days spent, extend votes carried.
+    extension = models.DurationField(null=True, blank=True)
+    # Bank rooms: seat (as text) -> seconds left in that player's bank (absent: the initial).
+    banks = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -228,3 +236,23 @@ class SeatVisit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} seat {self.seat} saw v{self.seen_version}"
+
+
+class ExtendVote(models.Model):
+    """A player's "yes" to giving the player to move more time on this turn (`turn_serial`):
+    once two thirds of the other players said yes, the deadline moves by the room's hours."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="extend_votes")
+    turn_serial = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "turn_serial", "user"], name="extend_vote_once_per_turn"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} extends game {self.game_id} turn {self.turn_serial}"

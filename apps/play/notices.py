@@ -3,7 +3,9 @@
 Written into the notifications outbox inside the transaction that changed the game (so a
 broker outage cannot lose them), one per turn change per player: a player whose seat keeps the
 turn (their next hero) is not told again. Each notification's topic is the game (`game_topic`):
-opening the game marks them read, and a player watching it gets no email about it.
+opening the game marks them read, and a player watching it gets no email about it. Where each
+goes (live, email, push) is the router's (apps/notifications/router.py); a room with a chat
+webhook also gets one line per turn change and one at the end (apps/play/chat_webhooks.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from apps.accounts.models import User
 from apps.accounts.services import user_zone
 from apps.games.registry import game_face
 from apps.notifications.services import Kind, Notice, notification_send, notifications_send
+from apps.play.chat_webhooks import end_line_send, turn_line_send
 from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.models import Game
 from apps.rooms.models import Room
@@ -40,11 +43,27 @@ def duration_text(duration: timedelta) -> str:
     return f"{hours} hour{'s' if hours != 1 else ''}"
 
 
+def span_text(duration: timedelta) -> str:
+    """A span in words: as `duration_text` under a day, else days and hours ("2 days 5 hours")."""
+    if duration < timedelta(days=1):
+        return duration_text(max(duration, timedelta(0)))
+    days, rest = divmod(int(duration.total_seconds()) // 3600, 24)
+    text = f"{days} day{'s' if days != 1 else ''}"
+    return text + (f" {rest} hour{'s' if rest != 1 else ''}" if rest else "")
+
+
 def _deadline_text(clock: TurnClock | None, room: Room, user: User) -> str:
-    if clock is None or clock.deadline is None or room.turn_time_limit is None:
+    if clock is None or clock.deadline is None:
         return ""
     zone = user_zone(user)
     deadline = clock.deadline.astimezone(zone)
+    if room.clock == Room.Clock.BANK:
+        return (
+            f" Your time bank holds {span_text(clock.deadline - clock.started)}: this turn "
+            f"ends automatically at {deadline:%H:%M on %a %d %b} ({zone.key})."
+        )
+    if room.turn_time_limit is None:
+        return ""
     return (
         f" Turns here last {duration_text(room.turn_time_limit)}: this one ends automatically "
         f"at {deadline:%H:%M on %a %d %b} ({zone.key})."
@@ -67,6 +86,8 @@ def turn_notices_send(
     face = game_face(game.kind)
     if game.outcome:
         outcome = face.outcome_text(game.outcome)
+        if not reminder:
+            end_line_send(game=game, outcome=f"{outcome}.")
         over = [
             Notice(
                 user=player,
@@ -80,6 +101,8 @@ def turn_notices_send(
         ]
         return len(notifications_send(notices=over))
     clock = game_clock(game, users)
+    if not reminder:
+        turn_line_send(game=game, users=users, deadline=clock.deadline if clock else None)
     notices = []
     for seat in game.to_move:
         user = users.get(seat)
@@ -108,7 +131,7 @@ def timeout_notice_send(*, game: Game, state: Any, seat: int, limit: timedelta) 
         return
     room = game.room
     face = game_face(game.kind)
-    title, body = face.timeout_notice(state, seat, limit=duration_text(limit), where=room.name)
+    title, body = face.timeout_notice(state, seat, limit=span_text(limit), where=room.name)
     notification_send(
         user=user,
         kind=Kind.TIMEOUT,

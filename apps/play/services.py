@@ -32,6 +32,7 @@ from apps.campaigns.services import campaign_record_outcome
 from apps.core.prepared import PreparedQuery
 from apps.core.realtime import game_group, poke_on_commit
 from apps.games.port import SPECTATOR_SEAT, GameFace, Refusal, RefusalKind, Setting, Step
+from apps.play.clock import clock_restart
 from apps.play.errors import (
     ActionRejected,
     ChatRefused,
@@ -394,7 +395,7 @@ def _log(
     return events
 
 
-def _store(*, face: GameFace, game: Game, new_state: Any) -> bool:
+def _store(*, face: GameFace, game: Game, new_state: Any, actor: AnyUser | None = None) -> bool:
     """Save the new state, version, seats to move and round; whether the seats to move changed
     (a turn change: the clock starts again)."""
     to_move = face.seats_to_move(new_state)
@@ -402,7 +403,9 @@ def _store(*, face: GameFace, game: Game, new_state: Any) -> bool:
     turn_changed = to_move != game.to_move
     fields = ["state", "version", "last_seq", "outcome", "to_move", "round", "updated"]
     if turn_changed or round_ != game.round:  # the clock of turns.py
-        game.turn_started, game.reminded_at = timezone.now(), None
+        now = timezone.now()
+        fields += clock_restart(game=game, now=now, actor=actor)  # banks charged, in this UPDATE
+        game.turn_started, game.reminded_at = now, None
         fields += ["turn_started", "reminded_at"]
     game.state = face.state_to_json(new_state)
     game.version += 1
@@ -500,7 +503,7 @@ def _apply_action(
             game=game, seat=seat, system=system, key=key, action=action, judgement=judgement
         )
         new_state = judgement.step.state
-        turn_changed = _store(face=face, game=game, new_state=new_state)
+        turn_changed = _store(face=face, game=game, new_state=new_state, actor=user)
         if game.outcome:
             _after_the_end(face=face, game=game, new_state=new_state)
         if turn_changed:

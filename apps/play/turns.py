@@ -17,6 +17,9 @@ delivered, so a broker outage delays them but never loses them.
   actions it really applies.
 - A paused game has no deadline and no reminder; an away player's clock waits until they are
   back (clock.py).
+- A clock that fits real lives (apps/play/timebank.py): bank rooms' deadlines and extended turns
+  are found too; at most two reminders a turn; in a vacation room a turn past its deadline
+  first spends a day of its player's vacation allowance, and only then times out.
 """
 
 from __future__ import annotations
@@ -30,12 +33,13 @@ from django.db.models import DateTimeField, ExpressionWrapper, F, QuerySet
 from django.utils import timezone
 
 from apps.play.ai_seat import ai_seat_sweep
-from apps.play.clock import TurnClock, game_clock, seat_users
+from apps.play.clock import TurnClock, game_clock, reminders_sent, seat_users
 from apps.play.errors import ActionRejected, PlayError
 from apps.play.models import Game
 from apps.play.notices import timeout_notice_send, turn_notices_send
 from apps.play.selectors import game_face_of, game_state_in_play
 from apps.play.services import game_system_act, system_key
+from apps.play.timebank import deadline_candidates, game_vacation_spend, reminder_candidates
 from apps.rooms.models import Room
 
 logger = logging.getLogger(__name__)
@@ -64,6 +68,7 @@ class SweepReport:
     timed_out: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     ai_played: list[int] = field(default_factory=list)  # solo games whose stalled AI phase ran
+    vacation: list[int] = field(default_factory=list)  # a vacation day spent instead of a timeout
 
     def as_dict(self) -> dict[str, list[int]]:
         return {
@@ -71,6 +76,7 @@ class SweepReport:
             "timed_out": self.timed_out,
             "failed": self.failed,
             "ai_played": self.ai_played,
+            "vacation": self.vacation,
         }
 
 
@@ -115,9 +121,12 @@ def turns_sweep(*, now: datetime | None = None) -> SweepReport:
     """Time out the turns past their deadline, then remind the seats whose reminder is due."""
     now = now or timezone.now()
     report = SweepReport()
-    for game_id in list(games_past_deadline(now=now).values_list("pk", flat=True)):
+    late = set(games_past_deadline(now=now).values_list("pk", flat=True))
+    for game_id in sorted(late | set(deadline_candidates(now=now))):
         try:
-            if game_time_out(game_id=game_id, now=now):
+            if game_vacation_spend(game_id=game_id, now=now):
+                report.vacation.append(game_id)
+            elif game_time_out(game_id=game_id, now=now):
                 report.timed_out.append(game_id)
         except Exception:  # one broken game must not stop the others' timeouts
             logger.exception("timing out game %s failed", game_id)
@@ -127,7 +136,8 @@ def turns_sweep(*, now: datetime | None = None) -> SweepReport:
         report.ai_played = ai_seat_sweep(now=now)
     except Exception:  # like a broken game's timeout: the reminders still go out
         logger.exception("playing the stalled solo games' AI turns failed")
-    for game_id in list(games_due_a_reminder(now=now).values_list("pk", flat=True)):
+    due = set(games_due_a_reminder(now=now).values_list("pk", flat=True))
+    for game_id in sorted(due | set(reminder_candidates(now=now))):
         try:
             if game_remind(game_id=game_id, now=now):
                 report.reminded.append(game_id)
@@ -138,7 +148,8 @@ def turns_sweep(*, now: datetime | None = None) -> SweepReport:
 
 
 def game_remind(*, game_id: int, now: datetime | None = None) -> bool:
-    """Remind the seat(s) to move, once per turn; False if not due (or already reminded)."""
+    """Remind the seat(s) to move, at most twice a turn (clock.py says when); False if not due
+    (or already reminded)."""
     now = now or timezone.now()
     with transaction.atomic():
         game = _game(game_id, lock=True)
@@ -147,10 +158,14 @@ def game_remind(*, game_id: int, now: datetime | None = None) -> bool:
         clock = _clock(game)
         if clock is None or clock.remind_at is None or clock.remind_at >= now:
             return False
-        # The conditional update is the "once": a racing sweep finds reminded_at set.
+        # The conditional update is the "once": a racing sweep finds the count moved on.
+        sent = reminders_sent(game)
         claimed = Game.objects.filter(
-            pk=game.pk, turn_started=game.turn_started, reminded_at__isnull=True
-        ).update(reminded_at=now)
+            pk=game.pk,
+            turn_started=game.turn_started,
+            turn_serial=game.turn_serial,
+            reminded_at=game.reminded_at,
+        ).update(reminded_at=now, reminders_sent=sent + 1)
         if not claimed:
             return False
         turn_notices_send(game=game, state=game_state_in_play(game=game), reminder=True)
@@ -171,12 +186,12 @@ def game_time_out(*, game_id: int, now: datetime | None = None) -> bool:
         if game is None or game.outcome or game.turn_started is None:
             return False
         room = game.room
-        limit = room.turn_time_limit
-        if room.status != Room.Status.PLAYING or limit is None:
+        if room.status != Room.Status.PLAYING:
             return False
         clock = _clock(game)
         if clock is None or clock.deadline is None or clock.deadline >= now:
             return False
+        limit = clock.deadline - clock.started  # what the turn had (its bank, its extension)
         if len(game.to_move) != 1:
             return False
         seat, started = game.to_move[0], game.turn_started

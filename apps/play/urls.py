@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.play import views
+from apps.play import clock_views, views
 
 app_name = "play"
 
@@ -16,4 +16,12 @@ urlpatterns = [
     # The links a host shares (apps/play/links.py): unguessable, unlike the ids.
     path("games/watch/<str:token>/", views.watch_link, name="watch"),
     path("replays/<str:token>/", views.replay_link_page, name="replay_link"),
+    path("games/<int:game_id>/extend", clock_views.extend_vote, name="extend"),
+    path("rooms/<int:room_id>/webhook", clock_views.room_webhook, name="room_webhook"),
+    path(
+        "campaigns/<int:campaign_id>/webhook",
+        clock_views.campaign_webhook,
+        name="campaign_webhook",
+    ),
+    path("calendar/<str:token>.ics", clock_views.calendar, name="calendar"),
 ]

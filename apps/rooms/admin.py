@@ -69,4 +69,5 @@ class RoomAdmin(admin.ModelAdmin[Room]):
     search_fields = ("name", "host__username", "invite_code")
     autocomplete_fields = ("host",)
     readonly_fields = ("created",)
+    exclude = ("webhook_url",)  # the host's secret: nobody else sees it, staff included
     inlines = (SeatInline,)

@@ -17,6 +17,29 @@ from apps.rooms.models import Room
 router = Router(tags=["rooms"])
 
 
+class ClockIn(Schema):
+    """The clock beside the turn limit (docs/web-contract.md, "Turns over days")."""
+
+    kind: Literal["fixed", "bank"] = Field(
+        "fixed", description='"fixed": `turn_hours` each turn; "bank": a time bank per player.'
+    )
+    bank_hours: int | None = Field(None, ge=1, le=24 * 60, description="A bank's starting time.")
+    increment_hours: int | None = Field(
+        None, ge=0, le=24 * 60, description="Added to a bank after each of its player's turns."
+    )
+    cap_hours: int | None = Field(None, ge=1, le=24 * 60, description="A bank never holds more.")
+    vacation: bool = Field(
+        False, description="A late turn first spends a day of its player's vacation allowance."
+    )
+    extend_hours: int | None = Field(
+        None, ge=1, le=168, description="What the others' extend vote gives (two thirds agree)."
+    )
+
+
+class ClockOut(ClockIn):
+    pass
+
+
 class RoomIn(Schema):
     name: str
     seats: int
@@ -54,6 +77,9 @@ class RoomIn(Schema):
         description="Logged-in people without a seat may watch the quest once it runs (the "
         "heroes' common view, the table talk read-only). The host may change it later.",
     )
+    clock: ClockIn | None = Field(
+        None, description="Time banks, vacation, the extend vote (omit: a fixed limit, or none)."
+    )
 
 
 class SeatOut(Schema):
@@ -85,6 +111,8 @@ class RoomOut(Schema):
     rules: list[str]  # the options in force, in words
     ai_seat: Literal["human", "ai"]
     allow_spectators: bool
+    clock: ClockOut
+    clock_rule: list[str] = Field(description="The clock and the timeout rule, in words.")
 
 
 class ErrorOut(Schema):
@@ -124,6 +152,15 @@ def _room_out(room: Room) -> RoomOut:
         rules=services.room_rules_in_force(room=room),
         ai_seat=cast(Literal["human", "ai"], room.ai_seat),
         allow_spectators=room.allow_spectators,
+        clock=ClockOut(
+            kind=cast(Literal["fixed", "bank"], room.clock),
+            bank_hours=_hours(room.bank_initial),
+            increment_hours=_hours(room.bank_increment),
+            cap_hours=_hours(room.bank_cap),
+            vacation=room.vacation,
+            extend_hours=room.extend_hours,
+        ),
+        clock_rule=services.room_clock_in_force(room=room),
     )
 
 
@@ -144,6 +181,7 @@ def _visible_room(request: AuthenticatedHttpRequest, room_id: int) -> Room:
 
 @router.post("", response={201: RoomOut, **ERRORS})
 def create_room(request: AuthenticatedHttpRequest, payload: RoomIn) -> Status[RoomOut]:
+    clock = payload.clock or ClockIn.model_validate({})
     room = services.room_create(
         host=request.user,
         name=payload.name,
@@ -155,6 +193,12 @@ def create_room(request: AuthenticatedHttpRequest, payload: RoomIn) -> Status[Ro
         options=payload.options,
         ai_seat=payload.ai_seat,
         allow_spectators=payload.allow_spectators,
+        clock=clock.kind,
+        bank_initial=_duration(clock.bank_hours),
+        bank_increment=_duration(clock.increment_hours),
+        bank_cap=_duration(clock.cap_hours),
+        vacation=clock.vacation,
+        extend_hours=clock.extend_hours,
     )
     return Status(201, _room_out(room))
 

@@ -16,6 +16,30 @@ REMINDER_CHOICES = [("", "No reminder"), ("1", "after 1 hour")] + [
 ]
 
 
+BANK_CHOICES = [("", "—")] + [
+    (str(h), label)
+    for h, label in (
+        (12, "12 hours"),
+        (24, "1 day"),
+        (48, "2 days"),
+        (72, "3 days"),
+        (168, "1 week"),
+    )
+]
+INCREMENT_CHOICES = [
+    ("", "Nothing"),
+    ("1", "1 hour"),
+    ("6", "6 hours"),
+    ("12", "12 hours"),
+    ("24", "1 day"),
+]
+CAP_CHOICES = [("", "No cap")] + [
+    (str(h), label)
+    for h, label in ((72, "3 days"), (120, "5 days"), (168, "1 week"), (336, "2 weeks"))
+]
+EXTEND_CHOICES = [("", "No vote")] + [(str(h), f"{h} more hours") for h in (12, 24, 48)]
+
+
 def _hours(value: str) -> timedelta | None:
     return timedelta(hours=int(value)) if value else None
 
@@ -56,6 +80,45 @@ class RoomCreateForm(forms.Form):
         empty_value=None,
         required=False,
         help_text="One reminder per turn (by email for players who want reminders).",
+    )
+    clock = forms.ChoiceField(
+        label="Clock",
+        choices=Room.Clock.choices,
+        initial=Room.Clock.FIXED,
+        required=False,  # left out: the fixed limit
+        widget=forms.RadioSelect,
+        help_text="A time bank lets a player who is quick today be slow tomorrow.",
+    )
+    bank_initial = forms.TypedChoiceField(
+        label="Time bank to start with",
+        choices=BANK_CHOICES,
+        coerce=_hours,
+        empty_value=None,
+        required=False,
+    )
+    bank_increment = forms.TypedChoiceField(
+        label="Added after each turn",
+        choices=INCREMENT_CHOICES,
+        coerce=_hours,
+        empty_value=None,
+        required=False,
+    )
+    bank_cap = forms.TypedChoiceField(
+        label="Bank at most", choices=CAP_CHOICES, coerce=_hours, empty_value=None, required=False
+    )
+    vacation = forms.BooleanField(
+        label="Spend vacation days instead of timing out",
+        required=False,
+        help_text="A turn that runs out first spends a day of its player's yearly vacation "
+        "allowance (noted in the game's log).",
+    )
+    extend_hours = forms.TypedChoiceField(
+        label="Extend vote",
+        choices=EXTEND_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text="The other players may give the player to move more time (two thirds agree).",
     )
     allow_spectators = forms.BooleanField(
         label="Allow spectators",
@@ -127,4 +190,20 @@ class RoomCreateForm(forms.Form):
         limit, reminder = cleaned.get("turn_time_limit"), cleaned.get("reminder_after")
         if limit is not None and reminder is not None and reminder >= limit:
             self.add_error("reminder_after", "The reminder must come before the time limit.")
+        if cleaned.get("clock") != Room.Clock.BANK:  # bank times only count for a bank
+            cleaned.update(bank_initial=None, bank_increment=None, bank_cap=None)
+        elif cleaned.get("bank_initial") is None:
+            self.add_error("bank_initial", "A time bank needs a starting amount of time.")
         return cleaned
+
+    def clock_options(self) -> dict[str, Any]:
+        """The clock options chosen, as `room_create` takes them."""
+        data = self.cleaned_data
+        return {
+            "clock": data.get("clock") or Room.Clock.FIXED,
+            "bank_initial": data.get("bank_initial"),
+            "bank_increment": data.get("bank_increment"),
+            "bank_cap": data.get("bank_cap"),
+            "vacation": bool(data.get("vacation")),
+            "extend_hours": data.get("extend_hours"),
+        }

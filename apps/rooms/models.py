@@ -25,6 +25,10 @@ class Room(models.Model):
         HUMAN = "human", "A player"
         AI = "ai", "The AI"
 
+    class Clock(models.TextChoices):
+        FIXED = "fixed", "The same limit for every turn"
+        BANK = "bank", "A time bank per player"
+
     # The game played at this table (apps/games/registry.py): its face gives the seats' roles,
     # the seat range, the AI seat and the options.
     kind = models.CharField(max_length=20, default=DEFAULT_GAME)
@@ -42,6 +46,21 @@ class Room(models.Model):
     # Turns over days (a later issue): how long a seat has for its turn, and when to remind it.
     turn_time_limit = models.DurationField(null=True, blank=True)
     reminder_after = models.DurationField(null=True, blank=True)
+    # The clock (apps/play/clock.py): "fixed", every turn has `turn_time_limit`; or "bank", each
+    # player has a bank of time (`bank_initial`), gets `bank_increment` after each of their
+    # turns, never more than `bank_cap`, and a turn lasts what their bank holds.
+    clock = models.CharField(max_length=5, choices=Clock.choices, default=Clock.FIXED)
+    bank_initial = models.DurationField(null=True, blank=True)
+    bank_increment = models.DurationField(null=True, blank=True)
+    bank_cap = models.DurationField(null=True, blank=True)
+    # A turn that runs out spends a day of its player's vacation allowance instead (while any
+    # is left), with a note in the game's log.
+    vacation = models.BooleanField(default=False)
+    # The other players may give the player to move this many more hours (two thirds agree).
+    extend_hours = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A Discord or Slack-compatible webhook the table's news is posted to: a secret, set and
+    # seen (as "set", never echoed) by the host only.
+    webhook_url = models.CharField(max_length=500, blank=True)
     # Room options the game plays by (its face's `option_specs`). Checked by
     # rooms.services.room_create against the game's face; never holds an unknown one.
     options = models.JSONField(default=dict, blank=True)

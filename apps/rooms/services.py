@@ -22,6 +22,7 @@ from apps.core.errors import Refusal
 from apps.core.realtime import LOBBY_GROUP, poke_on_commit, room_group
 from apps.games.port import GameFace, SeatRole
 from apps.games.registry import DEFAULT_GAME, UnknownGame, game_face
+from apps.rooms.clocks import clock_problems, room_clock_rule
 from apps.rooms.models import Room, Seat
 
 logger = logging.getLogger(__name__)
@@ -173,6 +174,11 @@ def room_rules_in_force(*, room: Room) -> list[str]:
     return room.face.option_lines(room.options)
 
 
+def room_clock_in_force(*, room: Room) -> list[str]:
+    """The room's clock and timeout rule, in words (room page, game page, API)."""
+    return room_clock_rule(room=room)
+
+
 def room_options_in_force(*, room: Room) -> dict[str, Any]:
     """The room options with the game's defaults filled in."""
     return {**room.face.option_defaults(), **room.options}
@@ -191,6 +197,12 @@ def room_create(
     ai_seat: str = Room.AiSeat.HUMAN,
     invite_only: bool = False,
     allow_spectators: bool = False,
+    clock: str = Room.Clock.FIXED,
+    bank_initial: timedelta | None = None,
+    bank_increment: timedelta | None = None,
+    bank_cap: timedelta | None = None,
+    vacation: bool = False,
+    extend_hours: int | None = None,
 ) -> Room:
     """Create an open room of `game` with empty seats 1..seat_count. The host still has to take
     a seat.
@@ -203,12 +215,25 @@ def room_create(
     is refused, never stored.
     `invite_only`: the room is not listed in the lobby, and only its invite link seats someone.
     `allow_spectators`: logged-in people without a seat may watch the quest once it runs.
+    `clock` "fixed" (every turn `turn_time_limit`) or "bank" (`bank_initial`, `bank_increment`
+    after each turn, capped at `bank_cap`); `vacation`: a late turn spends a vacation day
+    first; `extend_hours`: what the other players' extend vote gives (rooms/clocks.py).
     """
     face = room_game_face(game)
     name = _validated_name(name)
     _validate_seat_count(face, seat_count)
     _validate_turn_times(turn_time_limit, reminder_after)
     options = _validated_options(face, options)
+    problems = clock_problems(
+        clock=clock,
+        turn_time_limit=turn_time_limit,
+        bank_initial=bank_initial,
+        bank_increment=bank_increment,
+        bank_cap=bank_cap,
+        extend_hours=extend_hours,
+    )
+    if problems:
+        raise RoomError(" ".join(problems))
     _validate_ai_seat(face, ai_seat)
     quest = _enabled_quest(face, quest_slug)
     if rate_limit_exceeded(group="room_create", key=f"user:{host.pk}"):
@@ -226,6 +251,12 @@ def room_create(
             ai_seat=ai_seat,
             invite_only=invite_only,
             allow_spectators=allow_spectators,
+            clock=clock,
+            bank_initial=bank_initial,
+            bank_increment=bank_increment,
+            bank_cap=bank_cap,
+            vacation=vacation,
+            extend_hours=extend_hours,
         )
         Seat.objects.bulk_create(
             Seat(room=room, number=number) for number in range(1, seat_count + 1)

@@ -52,6 +52,8 @@ def _room_page(request: AuthenticatedHttpRequest, room: Room) -> HttpResponse:
         "locked_out": not is_open and my_seat is None,
         "is_full": services.room_is_full(room),
         "rules_in_force": services.room_rules_in_force(room=room),
+        "clock_rule": services.room_clock_in_force(room=room),
+        "room_webhook_url": _url_or("play:room_webhook", room.pk, f"/rooms/{room.pk}/webhook"),
         "invite_url": request.build_absolute_uri(reverse("rooms:join", args=[room.invite_code])),
         "launch_url": _url_or("play:launch", room.pk, f"/rooms/{room.pk}/launch"),
         "game_url": _url_or("play:game", game_id, f"/games/{game_id}/") if game_id else None,
@@ -81,6 +83,7 @@ def room_create(request: AuthenticatedHttpRequest) -> HttpResponse:
                 options=form.room_options(),
                 ai_seat=form.cleaned_data.get("ai_seat") or Room.AiSeat.HUMAN,
                 allow_spectators=form.cleaned_data["allow_spectators"],
+                **form.clock_options(),
             )
         except services.RoomError as error:
             form.add_error(None, error.message)

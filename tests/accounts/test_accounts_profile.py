@@ -32,6 +32,9 @@ def test_profile_shows_email_and_current_preferences(player_client: Client) -> N
         "time_zone": "",
         "away_until": None,
         "confirm_actions": True,
+        "chat_handle": "",
+        "quiet_start": None,
+        "quiet_end": None,
     }
 
 

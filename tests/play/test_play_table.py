@@ -75,12 +75,13 @@ def test_a_paused_game_has_no_deadline_and_resuming_keeps_the_time_left(
     at(time_machine, timedelta(hours=5, minutes=11))
     assert turns_sweep().reminded == [game.pk]
     at(time_machine, timedelta(hours=5, minutes=39))
-    assert turns_sweep().timed_out == []
+    report = turns_sweep()  # a sixth of the turn left: the second and last reminder
+    assert (report.timed_out, report.reminded) == ([], [game.pk])
     at(time_machine, timedelta(hours=5, minutes=41))
     assert turns_sweep().timed_out == [game.pk]
 
     game.refresh_from_db()
-    assert reminders(users[2]) == 1 and game.version == 1
+    assert reminders(users[2]) == 2 and game.version == 1
     assert notes(game) == ["paused", "resumed"]
     assert game_verify(game_id=game.pk).ok  # the notes are outside the replay
 
@@ -217,6 +218,7 @@ def test_sweep_turns_twice_gives_one_effect(make_room: RoomMaker, time_machine: 
         "timed_out": [],
         "ai_played": [],
         "orders": [],
+        "vacation": [],
     }
     assert json.loads(second.getvalue()) == {
         "failed": [],
@@ -224,6 +226,7 @@ def test_sweep_turns_twice_gives_one_effect(make_room: RoomMaker, time_machine: 
         "timed_out": [],
         "ai_played": [],
         "orders": [],
+        "vacation": [],
     }
     assert reminders(users[2]) == 1
 

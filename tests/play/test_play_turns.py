@@ -210,6 +210,7 @@ def test_a_reminder_is_sent_once_per_turn(
             "failed": [],
             "ai_played": [],
             "orders": [],
+            "vacation": [],
         }
     time_machine.move_to(start + timedelta(hours=5))
     assert turns_sweep().reminded == []

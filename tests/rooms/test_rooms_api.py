@@ -74,7 +74,34 @@ def test_create_room(host_client: Client, host: User, quest: QuestDefinition) ->
         "rules": ["US edition rules", "Fixed spells (Elf: Earth)"],
         "ai_seat": "human",
         "allow_spectators": False,
+        "clock": {
+            "kind": "fixed",
+            "bank_hours": None,
+            "increment_hours": None,
+            "cap_hours": None,
+            "vacation": False,
+            "extend_hours": None,
+        },
+        "clock_rule": ["No time limit: a turn waits for its player."],
     }
+
+
+def test_create_room_with_a_time_bank(host_client: Client, quest: QuestDefinition) -> None:
+    body = {
+        "name": "Banked",
+        "seats": 2,
+        "clock": {"kind": "bank", "bank_hours": 48, "increment_hours": 6, "vacation": True},
+    }
+    response = post_json(host_client, "/api/rooms", body)
+    assert response.status_code == 201, response.content
+    room = response.json()
+    assert room["clock"]["kind"] == "bank" and room["clock"]["bank_hours"] == 48
+    assert room["clock_rule"][0].startswith("Each player has a time bank of 2 days")
+    refused = post_json(
+        host_client, "/api/rooms", {"name": "x", "seats": 2, "clock": {"kind": "bank"}}
+    )
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == "A time bank needs a starting amount of time."
 
 
 def test_create_room_with_a_turn_time_limit_and_a_reminder(
