@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib.auth.models import Permission
 from django.core.cache import cache
 from django.db import connection, connections
+from django.test import Client
 
 from apps.accounts.models import User
 from apps.play.consumers import VIEW_BUILD_THREADS, _view_builders
@@ -53,6 +54,52 @@ def make_user(
             Permission.objects.get(content_type__app_label=app_label, codename=codename)
         )
     return user
+
+
+def client_for(user: User) -> Client:
+    """A test client logged in as `user`."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# --- the cast: the same people in every folder's tests ------------------------------------------
+
+
+@pytest.fixture
+def host(db: None) -> User:
+    """Hosts the room under test (seat 1 when the test seats her)."""
+    return make_user("hostess")
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return make_user("bob")
+
+
+@pytest.fixture
+def player(db: None) -> User:
+    """A signed-up player with nothing else about her (accounts' tests)."""
+    return make_user("brenna")
+
+
+@pytest.fixture
+def editor(db: None) -> User:
+    """A staff member allowed to add, change and view quests (not a superuser)."""
+    return make_user(
+        "editor",
+        staff=True,
+        perms=(
+            "quests.add_questdefinition",
+            "quests.change_questdefinition",
+            "quests.view_questdefinition",
+        ),
+    )
 
 
 @pytest.fixture

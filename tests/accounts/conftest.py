@@ -2,17 +2,12 @@ import pytest
 from django.test import Client
 
 from apps.accounts.models import User
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import PASSWORD
 
 
 @pytest.fixture
 def password() -> str:
     return PASSWORD
-
-
-@pytest.fixture
-def player(db: None) -> User:
-    return make_user("brenna")
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from apps.play.services import game_launch
 from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
+from tests.conftest import client_for as client_for  # the tests here import it from here
 from tests.conftest import make_user
 
 QUEST_FILE = (
@@ -66,12 +67,6 @@ def make_game(make_room: RoomMaker) -> GameMaker:
         return game_launch(room_id=room.pk, user=users[1], seed=seed), users
 
     return make
-
-
-def client_for(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def key() -> str:

@@ -52,7 +52,7 @@ def _old_game(apps: Any) -> int:
     ]
     for version, (seat, action, settings) in enumerate(plays, start=1):
         if settings:
-            state = GAME.with_settings(state, settings)
+            state = GAME.with_settings(state, settings)  # type: ignore[arg-type]  # the old format
         step = GAME.apply(state, seat, action)
         payload = {"seat": seat, "action": action, "system": False}
         rows.append(

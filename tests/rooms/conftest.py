@@ -5,7 +5,7 @@ from apps.accounts.models import User
 from apps.quests.models import QuestDefinition
 from apps.rooms import services
 from apps.rooms.models import Room
-from tests.conftest import make_user
+from tests.conftest import client_for
 
 QUEST_SOURCE = "name: The Ashen Vault\n"
 
@@ -15,21 +15,6 @@ def quest(db: None) -> QuestDefinition:
     return QuestDefinition.objects.create(
         slug="ashen_vault", name="The Ashen Vault", source=QUEST_SOURCE
     )
-
-
-@pytest.fixture
-def host(db: None) -> User:
-    return make_user("hostess")
-
-
-@pytest.fixture
-def alice(db: None) -> User:
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return make_user("bob")
 
 
 @pytest.fixture
@@ -45,9 +30,7 @@ def host_client(client: Client, host: User) -> Client:
 
 @pytest.fixture
 def alice_client(alice: User) -> Client:
-    client = Client()
-    client.force_login(alice)
-    return client
+    return client_for(alice)
 
 
 def mark_playing(room: Room) -> None:
