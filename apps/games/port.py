@@ -134,6 +134,7 @@ class BoardAssets:
     board: str
     replay: str
     style: str
+    extra: tuple[str, ...] = ()  # more of the game's modules the game page loads after the board
 
 
 @runtime_checkable

@@ -252,9 +252,11 @@ def test_every_action_type_has_a_control_and_a_playout_through_the_page(page: An
     table = EngineTable(throw_scenario())
     table.confirm = False  # the player's setting: no "end the turn anyway?" questions here
     table.open(page, seats_to_move(table.state)[0])
-    controls = page.evaluate("import('/static/js/board/panel.js').then(m => m.CONTROLS)")
-    # The standing orders' panel holds the controls of the standing rules (static/js/orders.js).
-    controls |= page.evaluate("import('/static/js/orders.js').then(m => m.CONTROLS)")
+    controls = page.evaluate("import('/static/js/games/heroquest/panel.js').then(m => m.CONTROLS)")
+    # The standing orders' panel holds the controls of the standing rules (its orders.js).
+    controls |= page.evaluate(
+        "import('/static/js/games/heroquest/orders.js').then(m => m.CONTROLS)"
+    )
     missing = documented_action_types() - set(controls)
     assert not missing, f"action types without a control: {missing}"
 

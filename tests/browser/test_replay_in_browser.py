@@ -86,7 +86,7 @@ class Site:
         return f"{path}?{sorted(query.items())}"
 
     def fetch_replay(self, game: Game, page_path: str, query: dict[str, str], api: str) -> None:
-        """The page and every page of its replay data, as static/js/replay.js asks for them."""
+        """The page and every page of its replay data, as the replay's script asks for them."""
         assert self.fetch(page_path, query).status_code == 200
         start, total = 0, None
         while total is None or start < total:

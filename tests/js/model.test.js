@@ -1,4 +1,4 @@
-// The board's pure model (static/js/board/model.js) read against small seat views, with Node's own
+// The board's pure model (static/js/games/heroquest/model.js) read against small seat views, with Node's own
 // test runner (`node --test tests/js/`): no browser, no DOM.
 
 import assert from "node:assert/strict";
@@ -15,9 +15,9 @@ import {
   indexView,
   reach,
   sameAction,
-} from "../../static/js/board/model.js";
+} from "../../static/js/games/heroquest/model.js";
 
-/** @typedef {import("../../static/js/board/seat_view.js").SeatView} SeatView */
+/** @typedef {import("../../static/js/games/heroquest/seat_view.js").SeatView} SeatView */
 
 /** A 3x1 corridor: (0,0) | (1,0) (2,0), a wall on the east side of (0,0), a closed door beyond (2,0). */
 function corridor(legal = []) {

@@ -1,12 +1,12 @@
-// The story's wording (static/js/board/story.js, static/js/board/chat.js) with Node's test runner:
+// The story's wording (static/js/games/heroquest/story.js, static/js/table/chat.js) with Node's test runner:
 // issue 21's fixes, one test each. No browser, no DOM.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { clockTime, paragraphs } from "../../static/js/board/chat.js";
-import { indexView } from "../../static/js/board/model.js";
-import { awaySummary, defeatedName, groupEntries, storyText } from "../../static/js/board/story.js";
+import { clockTime, paragraphs } from "../../static/js/table/chat.js";
+import { indexView } from "../../static/js/games/heroquest/model.js";
+import { awaySummary, defeatedName, groupEntries, storyText } from "../../static/js/games/heroquest/story.js";
 
 /** A passage (the Soot Gallery) of four squares, the Elf in it, an orc seen at its end. */
 function gallery() {
@@ -92,7 +92,7 @@ test("chat times are told in the reader's own zone", () => {
 });
 
 test("each hero's story of the quest: kills, Body lost, gold and finds, spells", async () => {
-  const { heroStories, storyParts } = await import("../../static/js/board/quest_end.js");
+  const { heroStories, storyParts } = await import("../../static/js/games/heroquest/quest_end.js");
   const view = { heroes: [{ hero: "elf" }, { hero: "wizard" }] };
   const entries = [
     {

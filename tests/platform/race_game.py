@@ -66,7 +66,11 @@ class Race:
     scenario_words = ("track", "tracks")
     ai_seat_choices = ("", "")
     setting_actions: frozenset[str] = frozenset()
-    assets = BoardAssets(board="js/board.js", replay="js/replay.js", style="css/board.css")
+    assets = BoardAssets(
+        board="js/games/heroquest/board.js",
+        replay="js/games/heroquest/replay.js",
+        style="css/board.css",
+    )
 
     def seat_roles(self, seats: int) -> list[SeatRole]:
         return [SeatRole(n, "runner", f"Runner {n}", (f"runner{n}",)) for n in (1, 2)]

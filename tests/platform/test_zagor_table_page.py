@@ -92,7 +92,7 @@ def test_the_table_page_loads_zagors_board_and_style() -> None:
     game_id, clients = launched("enchanted_orb")
     html = clients[0].get(f"/games/{game_id}/").content.decode()
     assert "js/games/zagor/board.js" in html and "css/zagor.css" in html
-    assert "js/board.js" not in html  # HeroQuest's board is not loaded
+    assert "js/games/heroquest/" not in html  # HeroQuest's board is not loaded
     view = embedded_view(html)
     assert view["game"] == "zagor" and view["me"]["hero"] == "barbarian"
 

@@ -177,7 +177,7 @@ def test_the_preview_script_draws_with_the_play_pages_board_module() -> None:
     script = finders.find("js/quest_preview.js")
     assert script
     with open(str(script), encoding="utf-8") as f:
-        assert 'import { drawBoard } from "./board/map.js";' in f.read()
+        assert 'import { drawBoard } from "./games/heroquest/map.js";' in f.read()
 
 
 def test_the_preview_shows_an_uploaded_quest_before_it_is_enabled(

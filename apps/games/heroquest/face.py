@@ -82,7 +82,12 @@ class HeroQuest:
         "Barbarian, the Dwarf, the Elf and the Wizard."
     )
     setting_actions = SETTING_ACTIONS
-    assets = BoardAssets(board="js/board.js", replay="js/replay.js", style="css/board.css")
+    assets = BoardAssets(
+        board="js/games/heroquest/board.js",
+        replay="js/games/heroquest/replay.js",
+        style="css/board.css",
+        extra=("js/games/heroquest/orders.js",),  # standing orders and the recap
+    )
     ai_seat_choices = (
         "A player takes seat 1 and plays the monsters",
         "The monster AI plays Zargon (solo play: people take the hero seats)",

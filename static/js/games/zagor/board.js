@@ -3,9 +3,9 @@
 // platform's (templates/play/game.html): #play with data-* URLs, the `seat-view` and
 // `seat-names` json_scripts; what the page shows is only what the view and the seat's log give.
 
-import { Chat } from "../../board/chat.js";
-import { el, fill } from "../../board/dom.js";
-import { detailOf, fetchView, LiveSocket, postAction, socketUrl, viewFromResponse } from "../../board/net.js";
+import { Chat } from "../../table/chat.js";
+import { el, fill } from "../../table/dom.js";
+import { detailOf, fetchView, LiveSocket, postAction, socketUrl, viewFromResponse } from "../../table/net.js";
 import { drawBoard } from "./draw.js";
 import {
   actionsOf,

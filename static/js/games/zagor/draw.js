@@ -3,7 +3,7 @@
 // monsters and chests, the heroes, the monster being fought and the spaces a legal action may
 // be aimed at. Every text goes in through textContent (svgText), never as markup.
 
-import { svgEl, svgText } from "../../board/dom.js";
+import { svgEl, svgText } from "../../table/dom.js";
 import { HERO_SHORT, heroOf, levelBoxes, linksOf, placeSpaces, spaceLabel, TITLE, tileOf, wrapWords } from "./model.js";
 
 const HALF = 0.42; // half a space's square

@@ -2,7 +2,7 @@
 // of the last roll, the hero sheets (the seat's own spells and chests only for itself, as the
 // view gives them), the Store, the outcome. All text goes in through el() (textContent).
 
-import { el, fill } from "../../board/dom.js";
+import { el, fill } from "../../table/dom.js";
 import { d10 } from "./draw.js";
 import {
   actionLabel,

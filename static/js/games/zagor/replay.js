@@ -3,7 +3,7 @@
 // checked against the revealed seed (static/js/fairness.js). First / back / forward / last are
 // drawn icons; ArrowLeft / ArrowRight step; `?step=N` opens step N.
 
-import { el, fill, svgEl } from "../../board/dom.js";
+import { el, fill, svgEl } from "../../table/dom.js";
 import { verifyReplay } from "../../fairness.js";
 import { drawBoard } from "./draw.js";
 import { heroOf, levelsInPlay, mergeReplayView, outcomeText } from "./model.js";

@@ -1,7 +1,7 @@
 // Legend of Zagor's story: the seat's log entries (the events API, paged back with `before`),
 // the voice's announcements marked, each die drawn beside its line. Entries are plain text.
 
-import { el, fill } from "../../board/dom.js";
+import { el, fill } from "../../table/dom.js";
 import { d10 } from "./draw.js";
 
 const PAGE = 100;

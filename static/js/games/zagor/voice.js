@@ -2,7 +2,7 @@
 // `last_voice`), and an optional spoken voice through the browser's speech synthesis, off
 // until the player turns it on (the choice is remembered in localStorage).
 
-import { el, fill } from "../../board/dom.js";
+import { el, fill } from "../../table/dom.js";
 import { repeatLine } from "./model.js";
 
 export const SPEAK_KEY = "ashen-vault:zagor:speak";

@@ -1,7 +1,7 @@
 // The side panel: turn status, action buttons, hero sheets, quest text, dice tray and log.
 
 import { diceList } from "./dice.js";
-import { el, fill } from "./dom.js";
+import { el, fill } from "../../table/dom.js";
 import { storyParts } from "./quest_end.js";
 import { actionKey, actionsOf, activeMonsterIds, castableSpells, placeName, stepMoves, throwableWeapons } from "./model.js";
 import { heroDisplay, heroName, heroRef, joinNames, monsterLabel, pretty, shortId, spellName, trapName } from "./names.js";

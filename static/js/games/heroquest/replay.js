@@ -2,12 +2,12 @@
 // view of each step (the whole map), with the dice checked against the revealed seed.
 // ES module, no build step. Reads the data-* URL on #replay; `?step=N` opens step N.
 
-import { el, fill } from "./board/dom.js";
-import { drawBoard } from "./board/map.js";
-import { boardTargets, indexView } from "./board/model.js";
-import { renderDiceTray, renderHeroes, renderMonsters, renderTurn } from "./board/panel.js";
-import { groupEntries, storyItem } from "./board/story.js";
-import { verifyReplay } from "./fairness.js";
+import { el, fill } from "../../table/dom.js";
+import { drawBoard } from "./map.js";
+import { boardTargets, indexView } from "./model.js";
+import { renderDiceTray, renderHeroes, renderMonsters, renderTurn } from "./panel.js";
+import { groupEntries, storyItem } from "./story.js";
+import { verifyReplay } from "../../fairness.js";
 
 const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);

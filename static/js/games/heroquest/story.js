@@ -2,7 +2,7 @@
 // citing the rule it applied; "while you were away" for the seat coming back to its turn.
 
 import { diceList } from "./dice.js";
-import { el } from "./dom.js";
+import { el } from "../../table/dom.js";
 import { areaTitle, keyOf, placeName } from "./model.js";
 import { heroRef, joinNames, pretty } from "./names.js";
 import { ruleAnchor, ruleOf } from "./rules.js";

@@ -1,7 +1,7 @@
 // Draws the board SVG from the seat view: one square = one SVG unit.
 
 import { defineFigures, drawFurniturePiece, placeFigure } from "./art.js";
-import { svgEl, svgText } from "./dom.js";
+import { svgEl, svgText } from "../../table/dom.js";
 import { keyOf } from "./model.js";
 import { heroDisplay, heroName, heroRef, joinNames, monsterLabel, pretty, shortId, trapName } from "./names.js";
 

@@ -1,8 +1,8 @@
 // The play page: draws the seat view, offers exactly its legal actions, and keeps it live.
 // ES module, no build step. Reads #seat-view (json_script) and the data-* URLs on #play.
 
-import { el, fill } from "./board/dom.js";
-import { drawBoard, squareAt } from "./board/map.js";
+import { el, fill } from "../../table/dom.js";
+import { drawBoard, squareAt } from "./map.js";
 import {
   actionsOf,
   activeMonsterIds,
@@ -15,12 +15,12 @@ import {
   SIDES,
   samePoint,
   throwableWeapons,
-} from "./board/model.js";
-import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "./board/net.js";
-import { Chat } from "./board/chat.js";
-import { StoryLog } from "./board/log.js";
-import { heroRef, pretty } from "./board/names.js";
-import { heroStories } from "./board/quest_end.js";
+} from "./model.js";
+import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "../../table/net.js";
+import { Chat } from "../../table/chat.js";
+import { StoryLog } from "./log.js";
+import { heroRef, pretty } from "./names.js";
+import { heroStories } from "./quest_end.js";
 import {
   renderActions,
   renderDiceTray,
@@ -33,7 +33,7 @@ import {
   renderStart,
   renderTurn,
   turnAnnouncement,
-} from "./board/panel.js";
+} from "./panel.js";
 
 const root = document.getElementById("play");
 const $ = (id) => document.getElementById(id);

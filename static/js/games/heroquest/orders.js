@@ -3,11 +3,11 @@
 // other seat ever sees them). Recap: GET /api/games/<id>/recap gives your seat's own views since
 // your last visit, drawn here with the board's code; POST /api/games/<id>/seen moves the visit on.
 
-import { el, fill } from "./board/dom.js";
-import { drawBoard } from "./board/map.js";
-import { boardTargets, indexView } from "./board/model.js";
-import { csrfToken } from "./board/net.js";
-import { groupEntries, storyItem } from "./board/story.js";
+import { el, fill } from "../../table/dom.js";
+import { drawBoard } from "./map.js";
+import { boardTargets, indexView } from "./model.js";
+import { csrfToken } from "../../table/net.js";
+import { groupEntries, storyItem } from "./story.js";
 
 const root = document.getElementById("play");
 const box = document.getElementById("orders-panel");

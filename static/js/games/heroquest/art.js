@@ -1,7 +1,7 @@
 // The board's own drawings: a figure for each hero and monster kind, and the furniture.
 // Figures are SVG <symbol>s (viewBox 0 0 100 100) placed with <use>; all art is drawn here.
 
-import { svgEl } from "./dom.js";
+import { svgEl } from "../../table/dom.js";
 
 // Each figure: a list of [tag, attributes] drawn inside its token, over a round base.
 const P = (d, cls) => ["path", { d, class: cls }];

@@ -2,7 +2,7 @@
 // oldest first, with "since your last turn" marked and summarised, and entries that light up
 // their squares on the board when clicked.
 
-import { el, fill } from "./dom.js";
+import { el, fill } from "../../table/dom.js";
 import { awayEntries, awaySince, awaySummary, groupEntries, storyItem, storyText } from "./story.js";
 
 const PAGE = 50;

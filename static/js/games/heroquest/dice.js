@@ -1,7 +1,7 @@
 // Dice faces as small inline SVGs: combat dice (skull, white shield, black shield) and red dice
 // (pips). Each die carries an accessible label.
 
-import { el, svgEl, svgText } from "./dom.js";
+import { el, svgEl, svgText } from "../../table/dom.js";
 
 const SHIELD = "M12 4.2 L18.6 6.6 V11.6 C18.6 15.8 15.6 18.9 12 20.4 C8.4 18.9 5.4 15.8 5.4 11.6 V6.6 Z";
 
