@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urlparse
 
 from django.template.loader import render_to_string
 
+from apps.games.heroquest import GAME as HEROQUEST
 from apps.games.heroquest.engine import (
     IllegalAction,
     State,
@@ -109,6 +110,7 @@ class EngineTable:
         context = {
             "game": SimpleNamespace(id=1, room=SimpleNamespace(name="Harness table")),
             "seat": seat,
+            "assets": HEROQUEST.assets,  # the game's own board, as the game page loads it
             "view_json": self.view(seat),
             "api_view_url": f"/api/{seat}/view",
             "api_actions_url": f"/api/{seat}/actions",
