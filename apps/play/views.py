@@ -212,6 +212,7 @@ def replay_link_page(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404(exc.message) from None
     context = {
         "game": game,
+        "assets": game_face_of(game).assets,
         "is_host": False,
         "api_replay_url": reverse("api:replay_link", args=[token]),
         "rules_url": reverse("play:rules"),
