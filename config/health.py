@@ -13,9 +13,9 @@ import json
 import math
 import uuid
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
@@ -41,9 +41,15 @@ def _database_select() -> None:
         conn.execute("SELECT 1")
 
 
+# Each blocking check has threads of its own: a hung broker ping (a frozen Redis keeps its thread
+# past the timeout) must never leave the database check waiting for a free thread, nor the
+# requests' thread, which may be stuck behind the pool.
+_DATABASE_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="health-db")
+_BROKER_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="health-broker")
+
+
 async def _database() -> None:
-    # Its own thread, like the broker's: the requests' thread may be stuck behind the pool.
-    await sync_to_async(_database_select, thread_sensitive=False)()
+    await asyncio.get_running_loop().run_in_executor(_DATABASE_THREADS, _database_select)
 
 
 async def _channel_layer() -> None:
@@ -68,8 +74,7 @@ def _broker_ping() -> None:
 
 
 async def _broker() -> None:
-    # Its own thread: a hung broker must not hold the thread the database check uses.
-    await sync_to_async(_broker_ping, thread_sensitive=False)()
+    await asyncio.get_running_loop().run_in_executor(_BROKER_THREADS, _broker_ping)
 
 
 CHECKS: dict[str, Callable[[], Awaitable[None]]] = {

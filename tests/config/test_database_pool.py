@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from apps.accounts.services import token_issue
-from tests.play.conftest import GameMaker
+from tests.play.conftest import GameMaker, make_game, make_room, quest  # noqa: F401  (fixtures)
 from tests.servers import daphne, server_env, shared_database_url
 
 
@@ -28,7 +28,7 @@ def fetch(url: str, token: str) -> tuple[int, str]:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_stale_pooled_connections_are_replaced_not_answered_503(
-    postgres: None, make_game: GameMaker, tmp_path: Path
+    postgres: None, make_game: GameMaker, tmp_path: Path  # noqa: F811  (the fixture)
 ) -> None:
     game, users = make_game(2, seed=3)
     token = token_issue(user=users[2])
