@@ -28,7 +28,9 @@ def fetch(url: str, token: str) -> tuple[int, str]:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_stale_pooled_connections_are_replaced_not_answered_503(
-    postgres: None, make_game: GameMaker, tmp_path: Path  # noqa: F811  (the fixture)
+    postgres: None,
+    make_game: GameMaker,  # noqa: F811  (the fixture)
+    tmp_path: Path,
 ) -> None:
     game, users = make_game(2, seed=3)
     token = token_issue(user=users[2])
