@@ -11,6 +11,11 @@ values in, runs the SQL and builds the instance the way Django's ModelIterable d
 Only for querysets whose SQL does not depend on the values (no `__in` lists, no None turned into
 IS NULL): the placeholders must each appear as parameters, or preparing fails loudly, and a
 value must be of its placeholder's type.
+
+It reads Django internals (the compiler's `klass_info`, `select` and `annotation_col_map`,
+`results_iter(results=...)`, `get_related_populators`): tests/core/test_core_prepared_pins.py pins
+their source and signatures, so a Django upgrade that moves them fails there, loudly, with what to
+check; tests/play/test_play_prepared_rows.py compares the action path's row with its queryset's.
 """
 
 from __future__ import annotations
