@@ -6,7 +6,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from apps.play.ai_seat import ai_seat_play
 from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -16,6 +15,7 @@ from apps.campaigns import services as campaigns
 from apps.campaigns.models import CharacterSheet
 from apps.campaigns.selectors import campaign_next_quest
 from apps.games.heroquest import engine as rules
+from apps.play.ai_seat import ai_seat_play
 from apps.play.errors import ActionRejected
 from apps.play.models import Game
 from apps.play.selectors import game_state
