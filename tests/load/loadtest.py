@@ -114,13 +114,21 @@ class Stack:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def web_pids(self) -> list[int]:
-        """The daphne processes (children of config.serve, or the daphnes themselves)."""
+        """The web processes (children of config.serve, or the daphnes themselves)."""
         pids = []
         for process in self.processes[:-1]:  # the last one is the Celery worker
             children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
             found = children.read_text().split() if children.exists() else []
+            # uvicorn's supervisor also has multiprocessing's resource tracker as a child
+            found = [p for p in found if b"resource_tracker" not in _cmdline(int(p))]
             pids += [int(p) for p in found] or [process.pid]
         return pids
+
+
+def _cmdline(pid: int) -> bytes:
+    with suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    return b""
 
 
 @contextmanager
