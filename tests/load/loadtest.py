@@ -2,7 +2,7 @@
 
     python -m tests.load.loadtest [--games 50] [--seconds 30] [--paced-rate 50] ...
 
-Starts the site as in production (`config.production`, one daphne per core through
+Starts the site as in production (`config.production`, one uvicorn process per core through
 `config.serve`, a Celery worker) on 127.0.0.1 only, against this machine's PostgreSQL and Redis,
 in a database of its own that it drops and creates (`--database-url`); everything it started is
 stopped when it ends, and a watchdog ends it after `--timeout` seconds whatever happens. Then:
