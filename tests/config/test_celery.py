@@ -16,6 +16,7 @@ def worker() -> Iterator[str]:
     # would otherwise take the task and the result would never come back here.
     queue = f"test-ping-{uuid.uuid4().hex[:12]}"
     app.conf.result_backend = "cache+memory://"
+    forget_the_backend()
     try:
         with start_worker(
             app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[queue]
@@ -23,6 +24,14 @@ def worker() -> Iterator[str]:
             yield queue
     finally:
         app.conf.result_backend = None
+        forget_the_backend()
+
+
+def forget_the_backend() -> None:
+    # Celery builds its result backend once and keeps it (per thread, or app-wide when it is
+    # thread safe): an earlier test that touched `app.backend` would leave the disabled one.
+    app._backend_cache = None
+    app._local.__dict__.pop("backend", None)
 
 
 def test_a_real_worker_runs_a_task_sent_through_the_broker(worker: str) -> None:
