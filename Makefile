@@ -15,7 +15,15 @@ export SITE_URL
 DJANGO_DEV := 1
 export DJANGO_DEV
 
-.PHONY: print-site-url run test check loadtest lint jstest typecheck imports pytest pytest-fast bench migrate superuser browser clean
+# The Celery worker and beat as `make run` starts them: the log goes to CELERY_LOG, the worker's
+# standard output (where the console email backend prints every email the worker sends: turn
+# notices, reminders, digests) stays in the `make run` terminal, beside the web server's.
+CELERY_LOG ?= var/celery.log
+CELERY_SCHEDULE ?= var/celerybeat-schedule
+WORKER := CELERY_WORKER_REDIRECT_STDOUTS=false $(BIN)/celery -A config --quiet worker -B \
+	--pool=solo --loglevel=INFO --logfile=$(CELERY_LOG) --schedule=$(CELERY_SCHEDULE)
+
+.PHONY: print-site-url print-worker-command run test check loadtest lint jstest typecheck imports pytest pytest-fast bench migrate superuser browser clean
 
 NODE_STAMP := node_modules/.installed-stamp
 
@@ -40,11 +48,14 @@ migrate: $(STAMP)
 print-site-url:
 	@echo "$$SITE_URL"
 
+print-worker-command:
+	@echo '$(WORKER)'
+
 run: migrate
 	@mkdir -p var
-	@echo "Starting the Celery worker and beat (log: var/celery.log)..."
-	@$(BIN)/celery -A config worker -B --pool=solo --loglevel=INFO \
-		--schedule=var/celerybeat-schedule > var/celery.log 2>&1 & echo $$! > var/celery.pid
+	@echo "Starting the Celery worker and beat (log: $(CELERY_LOG); emails print here)..."
+	@: > $(CELERY_LOG)
+	@$(WORKER) & echo $$! > var/celery.pid
 	@echo ""
 	@echo "  The Ashen Vault is ready at http://$(HOST):$(PORT)/"
 	@echo "  (Ctrl-C stops the web server and the worker)"

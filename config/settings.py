@@ -320,6 +320,9 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
     CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# A worker's standard output goes to its log unless this is off: `make run` turns it off, so the
+# emails the console backend prints reach the terminal while the log goes to var/celery.log.
+CELERY_WORKER_REDIRECT_STDOUTS = env.bool("CELERY_WORKER_REDIRECT_STDOUTS", default=True)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Turns over days: reminders and timeouts (apps/play/turns.py). A sweep nobody ran within
     # the minute is dropped; the next one does the same work.

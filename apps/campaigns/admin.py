@@ -6,8 +6,10 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.http import HttpRequest
 
-from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
+from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet, LedgerEntry
+from apps.campaigns.services import sheet_admin_changed
 from apps.games.heroquest import campaign_hero_problems
 
 # Which form field each engine problem is about (the first word that names one).
@@ -84,6 +86,25 @@ class CharacterSheetInline(admin.TabularInline[CharacterSheet, Campaign]):
     fields = ["hero", "name", "owner", "gold", "potions", "weapon", "fallen"]
 
 
+class LedgerEntryInline(admin.TabularInline[LedgerEntry, Campaign]):
+    """The campaign's ledger, newest first and read only: the services write it, nobody edits
+    it. (An inline, not a model page of its own: deleting a campaign takes its ledger along.)"""
+
+    model = LedgerEntry
+    fk_name = "campaign"
+    extra = 0
+    can_delete = False
+    fields = ("created", "kind", "sheet", "to_sheet", "actor", "item", "gold", "potions")
+    readonly_fields = fields
+    ordering = ["-created", "-id"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 class CampaignRoomInline(admin.TabularInline[CampaignRoom, Campaign]):
     model = CampaignRoom
     extra = 0
@@ -95,7 +116,19 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
     list_display = ["name", "owner", "created"]
     search_fields = ["name", "owner__username"]
     exclude = ["webhook_url"]  # the owner's secret: nobody else sees it, staff included
-    inlines = [CharacterSheetInline, CampaignRoomInline]
+    inlines = [CharacterSheetInline, CampaignRoomInline, LedgerEntryInline]
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """A sheet changed in the campaign's page gets its ledger entry (as on its own page)."""
+        changed = [
+            (f.instance, dict(f.initial))
+            for f in formset.forms
+            if isinstance(f.instance, CharacterSheet) and f.instance.pk and f.has_changed()
+        ]
+        super().save_formset(request, form, formset, change)
+        for sheet, before in changed:
+            if sheet.pk is not None and sheet not in formset.deleted_objects:
+                sheet_admin_changed(sheet=sheet, before=before, user=request.user)
 
 
 @admin.register(CharacterSheet)
@@ -104,3 +137,11 @@ class CharacterSheetAdmin(admin.ModelAdmin[CharacterSheet]):
     list_display = ["name", "hero", "campaign", "owner", "gold", "potions", "fallen"]
     list_filter = ["hero", "fallen"]
     search_fields = ["name", "campaign__name"]
+
+    def save_model(
+        self, request: HttpRequest, obj: CharacterSheet, form: Any, change: bool
+    ) -> None:
+        """Staff's change of a hero's purse or gear goes in the campaign's ledger, by name."""
+        super().save_model(request, obj, form, change)
+        if change:
+            sheet_admin_changed(sheet=obj, before=dict(form.initial), user=request.user)

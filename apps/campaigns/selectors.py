@@ -4,6 +4,7 @@ what the armory sells to whom. Nothing here writes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -11,7 +12,7 @@ from django.db.models import Q, QuerySet
 
 from apps.accounts.models import User
 from apps.campaigns.errors import CampaignError, CampaignNotFound
-from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
+from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet, LedgerEntry
 from apps.games.heroquest import (
     ARMOUR,
     CINDER_SAGA,
@@ -277,3 +278,140 @@ def armory_items(*, sheet: CharacterSheet) -> list[ArmoryItem]:
 def sheet_may_manage(*, sheet: CharacterSheet, user: AnyUser) -> bool:
     """The hero's player, and the campaign's owner, may spend the hero's gold."""
     return bool(user.is_authenticated and user.pk in (sheet.owner_id, sheet.campaign.owner_id))
+
+
+# --- the ledger --------------------------------------------------------------------------------
+
+LEDGER_PAGE = 50
+MINUS = "\u2212"  # a minus sign, not a hyphen
+OUTCOME_WORDS = {"heroes": "won", "zargon": "lost", "retreat": "retreated"}
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """A ledger entry as the campaign page shows it."""
+
+    id: int
+    kind: str
+    when: datetime
+    who: str  # the acting user's shown name, or who else wrote it
+    hero: str  # "Brakka the Barbarian"
+    what: str  # what happened, in words
+    gold: int  # the hero's gold change
+
+    @property
+    def gold_text(self) -> str:
+        """ "+40", "\u2212250" (a minus sign), or "" for no change."""
+        return _signed(self.gold, str(abs(self.gold))) if self.gold else ""
+
+
+def _hero_words(sheet: CharacterSheet) -> str:
+    return f"{sheet.name} the {sheet.get_hero_display()}"
+
+
+def _ware(item: str) -> str:
+    """An armory ware in a sentence ("the battle axe"), an artifact by its name ("Emberbrand")."""
+    if armory_price(item=item) is None:
+        return item
+    return f"the {item_label(item).lower()}"
+
+
+def _potions(count: int) -> str:
+    return f"{count} potion{'s' if count != 1 else ''} of healing"
+
+
+def _listed(things: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(things) <= 1:
+        return "".join(things)
+    return f"{', '.join(things[:-1])} and {things[-1]}"
+
+
+def _signed(amount: int, words: str) -> str:
+    return f"{'+' if amount > 0 else MINUS}{words}"
+
+
+def _entry_words(entry: LedgerEntry) -> str:
+    d = entry.details or {}
+    kind = entry.kind
+    if kind == LedgerEntry.Kind.PURCHASE:
+        how = {"wielded": "now wielded", "worn": "worn", "carried": "carried"}.get(
+            str(d.get("how"))
+        )
+        return f"Bought {_ware(entry.item)} for {-entry.gold} gold" + (f" ({how})" if how else "")
+    if kind == LedgerEntry.Kind.SALE:
+        return f"Sold {_ware(entry.item)} to the armory for {entry.gold} gold"
+    if kind == LedgerEntry.Kind.WIELD:
+        old = d.get("instead_of")
+        return f"Wields {_ware(entry.item)}" + (f" instead of {_ware(old)}" if old else "")
+    if kind == LedgerEntry.Kind.GIFT:
+        gift = f"{-entry.gold} gold" if entry.gold else _potions(-entry.potions)
+        taker = _hero_words(entry.to_sheet) if entry.to_sheet else "another hero"
+        return f"Gave {gift} to {taker}"
+    quest = str(d.get("quest") or "a quest")
+    if quest.startswith("The "):  # "came back from the Ashen Vault"
+        quest = "the " + quest[4:]
+    outcome = OUTCOME_WORDS.get(d.get("outcome", ""), "")
+    where = quest + (f" ({outcome})" if outcome else "")
+    if kind == LedgerEntry.Kind.FALLEN:
+        lost = [f"{-entry.gold} gold"] if entry.gold else []
+        lost += [_potions(-entry.potions)] if entry.potions else []
+        lost += [_ware(w) for w in d.get("lost", [])]
+        text = f"Fell in {quest}" + (f", losing {_listed(lost)}" if lost else "")
+        successor = d.get("successor")
+        hero = entry.sheet.get_hero_display()
+        return text + (f"; {successor} is the party's new {hero}" if successor else "")
+    admin = kind == LedgerEntry.Kind.ADMIN
+    changes = []
+    if entry.gold:
+        gold = _signed(entry.gold, f"{abs(entry.gold)} gold")
+        share = d.get("share") or 0
+        if share:
+            gold += (
+                " (the quest's reward)" if share == entry.gold else f" ({share} of it the reward)"
+            )
+        changes.append(gold)
+    if entry.potions:
+        changes.append(_signed(entry.potions, _potions(abs(entry.potions))))
+    if d.get("found"):
+        changes.append(f"{'given' if admin else 'found'} {_listed([_ware(w) for w in d['found']])}")
+    if d.get("lost"):
+        changes.append(f"{'taken' if admin else 'lost'} {_listed([_ware(w) for w in d['lost']])}")
+    if admin:
+        return "Changed the sheet in the admin" + (f": {'; '.join(changes)}" if changes else "")
+    if not changes:
+        return f"Came back from {where} with nothing new"
+    return f"Came back from {where}: {'; '.join(changes)}"
+
+
+def _actor_words(entry: LedgerEntry) -> str:
+    if entry.actor is not None:
+        return entry.actor.shown_name
+    if entry.kind in (LedgerEntry.Kind.REWARD, LedgerEntry.Kind.FALLEN):
+        return "The quest's end"
+    return "A deleted account"
+
+
+def campaign_ledger(
+    *, campaign: Campaign, limit: int | None = LEDGER_PAGE
+) -> tuple[list[LedgerLine], int]:
+    """The campaign's ledger, newest first (at most `limit` lines; None: all of them), and how
+    many entries it holds in all."""
+    entries = campaign.ledger.select_related("actor", "sheet", "to_sheet").order_by(
+        "-created", "-id"
+    )
+    total = entries.count()
+    chosen = entries if limit is None else entries[:limit]
+    lines = [
+        LedgerLine(
+            id=e.pk,
+            kind=e.kind,
+            when=e.created,
+            who=_actor_words(e),
+            hero=_hero_words(e.sheet),
+            what=_entry_words(e),
+            gold=e.gold,
+        )
+        for e in chosen
+    ]
+    return lines, total

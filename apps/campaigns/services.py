@@ -14,6 +14,11 @@ Outcome write-back (docs/rules.md 12), called by `play` in the transaction that 
 - abandoned (an administrator ended a stuck game): nothing is written back. The sheets stay as
   they were before the quest (no gold, potion or find of the unfinished try is kept, nobody
   falls) and the quest stays the party's next one, to be tried again.
+
+The ledger: every change these services make to a hero's gold, potions or gear (a purchase, a
+sale, a weapon wielded, a gift, what a quest's end wrote back, a hero fallen) adds a
+`LedgerEntry` in the same transaction, naming who acted (the hero's player, or the campaign's
+owner, who may act for any hero; nobody for a quest's end). The campaign page lists them.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from django.db import transaction
 
 from apps.accounts.models import User
 from apps.campaigns.errors import CampaignError, CampaignNotFound
-from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet
+from apps.campaigns.models import Campaign, CampaignRoom, CharacterSheet, LedgerEntry
 from apps.campaigns.selectors import (
     AnyUser,
     armory_item_problem,
@@ -87,6 +92,51 @@ def _roman(n: int) -> str:
     for value, letters in ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
         while n >= value:
             out, n = out + letters, n - value
+    return out
+
+
+def _ledger(
+    *,
+    kind: str,
+    sheet: CharacterSheet,
+    actor: AnyUser | None,
+    item: str = "",
+    gold: int = 0,
+    potions: int = 0,
+    to_sheet: CharacterSheet | None = None,
+    room: Room | None = None,
+    **details: Any,
+) -> LedgerEntry:
+    """Write one ledger entry (inside the caller's transaction: it stands or falls with the
+    change it records)."""
+    return LedgerEntry.objects.create(
+        campaign_id=sheet.campaign_id,
+        kind=kind,
+        sheet=sheet,
+        to_sheet=to_sheet,
+        actor=actor if isinstance(actor, User) else None,
+        item=item,
+        gold=gold,
+        potions=potions,
+        room=room,
+        details=details,
+    )
+
+
+def _wares(sheet: CharacterSheet) -> list[str]:
+    """What the hero owns besides gold and potions: armory wares, then artifacts."""
+    return [*owned_items(sheet=sheet), *sheet.artifacts]
+
+
+def _minus(things: list[str], others: list[str]) -> list[str]:
+    """`things` without one of each of `others` (a multiset difference, in `things`' order)."""
+    left = list(others)
+    out = []
+    for thing in things:
+        if thing in left:
+            left.remove(thing)
+        else:
+            out.append(thing)
     return out
 
 
@@ -222,6 +272,7 @@ def campaign_record_outcome(
         ]
         reward = reward_gold if won else 0
         share = reward // len(survivors) if survivors else 0
+        quest = link.room.quest
         for hero, final in heroes.items():
             sheet = sheets.get(hero)
             if sheet is None:
@@ -229,10 +280,23 @@ def campaign_record_outcome(
             player = seat_users.get(seat_of_hero(link.room.seat_count, hero))
             if player is not None:
                 sheet.owner_id = player
+            before = (sheet.gold, sheet.potions, _wares(sheet))
             if final.get("status") == "fallen":
                 sheet.fallen = True
                 sheet.save()
-                _new_sheet(campaign, hero, sheet.owner)
+                successor = _new_sheet(campaign, hero, sheet.owner)
+                _ledger(
+                    kind=LedgerEntry.Kind.FALLEN,
+                    sheet=sheet,
+                    actor=None,
+                    gold=-before[0],
+                    potions=-before[1],
+                    room=link.room,
+                    outcome=outcome,
+                    quest=quest.name,
+                    lost=before[2],
+                    successor=successor.name,
+                )
                 continue
             sheet.gold = int(final.get("gold", 0)) + share
             sheet.potions = int(final.get("potions", 0))
@@ -241,9 +305,23 @@ def campaign_record_outcome(
             sheet.items = list(final.get("items", []))
             sheet.tool_kit = bool(final.get("tool_kit", False))
             sheet.artifacts = list(final.get("artifacts", []))
-            if won and link.room.quest.slug not in sheet.quests_completed:
-                sheet.quests_completed = [*sheet.quests_completed, link.room.quest.slug]
+            if won and quest.slug not in sheet.quests_completed:
+                sheet.quests_completed = [*sheet.quests_completed, quest.slug]
             sheet.save()
+            after = _wares(sheet)
+            _ledger(
+                kind=LedgerEntry.Kind.REWARD,
+                sheet=sheet,
+                actor=None,
+                gold=sheet.gold - before[0],
+                potions=sheet.potions - before[1],
+                room=link.room,
+                outcome=outcome,
+                quest=quest.name,
+                share=share,
+                found=_minus(after, before[2]),
+                lost=_minus(before[2], after),
+            )
         link.outcome = outcome
         link.save(update_fields=["outcome"])
 
@@ -275,19 +353,28 @@ def armory_buy(*, sheet: CharacterSheet, item: str, user: AnyUser) -> CharacterS
             raise CampaignError(problem)
         price = armory_price(item=item) or 0
         locked.gold -= price
+        how = "carried"
         if item in WEAPONS:
             current = WEAPONS.get(locked.weapon)
             if current is None or WEAPONS[item].attack > current.attack:
                 if locked.weapon:
                     locked.items = [*locked.items, locked.weapon]
-                locked.weapon = item
+                locked.weapon, how = item, "wielded"
             else:
                 locked.items = [*locked.items, item]
         elif item in ARMOUR:
-            locked.armour = [*locked.armour, item]
+            locked.armour, how = [*locked.armour, item], "worn"
         else:
             locked.tool_kit = True
         locked.save()
+        _ledger(
+            kind=LedgerEntry.Kind.PURCHASE,
+            sheet=locked,
+            actor=user,
+            item=item,
+            gold=-price,
+            how=how,
+        )
     return locked
 
 
@@ -323,6 +410,7 @@ def armory_sell(*, sheet: CharacterSheet, item: str, user: AnyUser) -> int:
         paid = sell_price(item=item) or 0
         locked.gold += paid
         locked.save()
+        _ledger(kind=LedgerEntry.Kind.SALE, sheet=locked, actor=user, item=item, gold=paid)
     return paid
 
 
@@ -357,9 +445,17 @@ def sheet_wield(*, sheet: CharacterSheet, weapon: str, user: AnyUser) -> Charact
         if problem:
             raise CampaignError(sentence(problem))
         items = _without_one(locked.items, weapon)
+        instead_of = locked.weapon
         locked.items = [*items, locked.weapon] if locked.weapon else items
         locked.weapon = weapon
         locked.save(update_fields=["weapon", "items"])
+        _ledger(
+            kind=LedgerEntry.Kind.WIELD,
+            sheet=locked,
+            actor=user,
+            item=weapon,
+            instead_of=instead_of,
+        )
     return locked
 
 
@@ -411,6 +507,14 @@ def _give(
         setattr(taker, field, getattr(taker, field) + amount)
         giver.save(update_fields=[field])
         taker.save(update_fields=[field])
+        _ledger(
+            kind=LedgerEntry.Kind.GIFT,
+            sheet=giver,
+            to_sheet=taker,
+            actor=user,
+            gold=-amount if field == "gold" else 0,
+            potions=-amount if field == "potions" else 0,
+        )
 
 
 def gold_give(
@@ -436,3 +540,29 @@ def potions_give(
 ) -> None:
     """One hero gives potions of healing to another, as `gold_give` gives gold."""
     _give(field="potions", from_sheet=from_sheet, to_sheet=to_sheet, amount=count, user=user)
+
+
+# --- staff's changes -----------------------------------------------------------------------------
+
+LEDGER_FIELDS = ("gold", "potions", "weapon", "armour", "items", "tool_kit", "artifacts")
+
+
+def sheet_admin_changed(*, sheet: CharacterSheet, before: dict[str, Any], user: AnyUser) -> None:
+    """Staff changed `sheet` in the admin (in the admin's transaction, the sheet already saved):
+    a ledger entry says what changed in its purse and gear, and who changed it. `before`: the
+    sheet's fields as the admin's form found them; nothing changed there, nothing is written."""
+    old = CharacterSheet(hero=sheet.hero)
+    for field in LEDGER_FIELDS:  # a field the form did not show kept its value
+        setattr(old, field, before.get(field, getattr(sheet, field)))
+    if all(getattr(old, field) == getattr(sheet, field) for field in LEDGER_FIELDS):
+        return
+    was, now = _wares(old), _wares(sheet)
+    _ledger(
+        kind=LedgerEntry.Kind.ADMIN,
+        sheet=sheet,
+        actor=user,
+        gold=sheet.gold - old.gold,
+        potions=sheet.potions - old.potions,
+        found=_minus(now, was),
+        lost=_minus(was, now),
+    )

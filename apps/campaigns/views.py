@@ -70,7 +70,13 @@ def campaign_detail(request: AuthenticatedHttpRequest, campaign_id: int) -> Http
     saga = selectors.campaign_saga(campaign=campaign)
     upcoming = next((step for step in saga if step.status == "next"), None)
     in_play = selectors.campaign_quest_in_play(campaign)
+    whole_ledger = request.GET.get("ledger") == "all"
+    ledger, ledger_total = selectors.campaign_ledger(
+        campaign=campaign, limit=None if whole_ledger else selectors.LEDGER_PAGE
+    )
     context = {
+        "ledger": ledger,
+        "ledger_older": ledger_total - len(ledger),
         "campaign": campaign,
         "rows": rows,
         "fallen": campaign.sheets.filter(fallen=True).select_related("owner"),

@@ -2,7 +2,10 @@
 
 Every change of a quest's source goes through here and is kept as a numbered `QuestRevision`
 (who, when, how). An admin's upload, edit or restore marks the quest `origin="admin"`, which
-`quest_sync_shipped` (the `load_quests` command, run by `make run` at every start) leaves alone.
+`quest_sync_shipped` (the `load_quests` command, run by `make run` at every start) leaves alone;
+but an edit or restore that brings back the shipped source (the newest revision loaded from the
+shipped file, or the shipped file as it is now) hands the quest back to the shipped file:
+`origin="shipped"` again, and `load_quests` updates it as before.
 Games are not touched: each keeps the source it was launched with (`Game.quest_source`).
 """
 
@@ -56,6 +59,26 @@ def _next_revision(
         note=note,
         restored_from=restored_from,
     )
+
+
+def quest_shipped_sources(*, definition: QuestDefinition) -> set[str]:
+    """The sources that are the shipped quest: the newest revision loaded from its shipped file,
+    and the shipped file as it is now (empty for a quest no file ships)."""
+    sources = set()
+    shipped = (
+        definition.revisions.filter(note=QuestRevision.Note.SHIPPED).order_by("-number").first()
+    )
+    if shipped is not None:
+        sources.add(shipped.source)
+    for face in game_faces():
+        if face.slug == definition.kind:
+            sources.update(q.source for q in face.scenarios() if q.slug == definition.slug)
+    return sources
+
+
+def _origin_of(definition: QuestDefinition, source: str) -> str:
+    """ "shipped" if `source` is the shipped quest's, else "admin"."""
+    return "shipped" if source in quest_shipped_sources(definition=definition) else "admin"
 
 
 def _parsed(face: GameFace, source: str, slug: str) -> Scenario:
@@ -140,8 +163,10 @@ def quest_save_edit(
 ) -> QuestDefinition:
     """Store an admin's edit of a quest after validating it (raises QuestFileError).
 
-    A changed source becomes the next revision and marks the quest as the admin's; saving the
-    same source again changes nothing but `enabled` (when given).
+    A changed source becomes the next revision and marks the quest as the admin's, unless it is
+    the shipped source again (`quest_shipped_sources`): then the quest is the shipped file's
+    once more, and `load_quests` updates it. Saving the same source again changes nothing but
+    `enabled` (when given) and, if the source is the shipped one, gives the quest back to it.
     """
     quest = _parsed(game_face(definition.kind), source, definition.slug)
     if quest.slug != definition.slug:
@@ -155,18 +180,24 @@ def quest_save_edit(
         locked = QuestDefinition.objects.select_for_update().get(pk=definition.pk)
         if enabled is not None:
             locked.enabled = enabled
+        origin = _origin_of(locked, source)
         if locked.source != source:
-            locked.source, locked.name, locked.origin = source, quest.name, "admin"
+            locked.source, locked.name, locked.origin = source, quest.name, origin
             locked.save()
             _next_revision(locked, author=author, note=note, restored_from=restored_from)
         else:
-            locked.save(update_fields=["enabled", "updated"])
+            fields = ["enabled", "updated"]
+            if origin == "shipped" and locked.origin != origin:
+                locked.origin = origin
+                fields.append("origin")
+            locked.save(update_fields=fields)
     definition.refresh_from_db()
     return definition
 
 
 def quest_revision_restore(*, revision: QuestRevision, author: User | None) -> QuestDefinition:
-    """Make an earlier revision's source the quest's source again, as a new revision."""
+    """Make an earlier revision's source the quest's source again, as a new revision. Restoring
+    the shipped revision gives the quest back to its shipped file (`load_quests` updates it)."""
     return quest_save_edit(
         definition=revision.definition,
         source=revision.source,
@@ -211,6 +242,7 @@ __all__ = [
     "quest_revision_restore",
     "quest_save_edit",
     "quest_set_enabled",
+    "quest_shipped_sources",
     "quest_start_view",
     "quest_sync_shipped",
 ]

@@ -15,6 +15,7 @@ from apps.rooms import services
 from apps.rooms.models import Room
 
 router = Router(tags=["rooms"])
+MAX_MINUTES = 60 * 24 * 60  # 60 days, the longest turn (rooms/clocks.py)
 
 
 class ClockIn(Schema):
@@ -52,14 +53,28 @@ class RoomIn(Schema):
         ge=1,
         le=24 * 14,
         description="Hours a seat has for its turn; then the game's timeout rule plays it "
-        "(`timeout_rule` of GET /api/games/kinds). Omit or null: no limit.",
+        "(`timeout_rule` of GET /api/games/kinds). Omit or null: no limit. Or give "
+        "turn_minutes instead.",
+    )
+    turn_minutes: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_MINUTES,
+        description="The turn limit in minutes (at least 5), instead of turn_hours.",
     )
     reminder_hours: int | None = Field(
         None,
         ge=1,
         le=24 * 14,
-        description="Hours after which the player to move is reminded, once per turn; must be "
-        "less than turn_hours. Omit or null: no reminder.",
+        description="Hours after which the player to move is reminded (a second reminder when "
+        "a sixth of the turn is left); must be less than the turn limit. Omit or null: no "
+        "reminder. Or give reminder_minutes instead.",
+    )
+    reminder_minutes: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_MINUTES,
+        description="The reminder in minutes (at least 5), instead of reminder_hours.",
     )
     options: dict[str, Any] = Field(
         default_factory=dict,
@@ -105,8 +120,14 @@ class RoomOut(Schema):
     host: str
     seats: list[SeatOut]
     game_id: int | None
-    turn_hours: int | None = Field(description="Hours per turn (null: no limit).")
-    reminder_hours: int | None = Field(description="Hours before the reminder (null: none).")
+    turn_hours: int | None = Field(
+        description="Hours per turn, rounded down (null: no limit; turn_minutes is exact)."
+    )
+    turn_minutes: int | None = Field(description="Minutes per turn (null: no limit).")
+    reminder_hours: int | None = Field(
+        description="Hours before the reminder, rounded down (null: none)."
+    )
+    reminder_minutes: int | None = Field(description="Minutes before the reminder (null: none).")
     options: dict[str, Any]  # every room option, the defaults filled in
     rules: list[str]  # the options in force, in words
     ai_seat: Literal["human", "ai"]
@@ -147,7 +168,9 @@ def _room_out(room: Room) -> RoomOut:
         seats=seats,
         game_id=services.room_game_id(room=room),
         turn_hours=_hours(room.turn_time_limit),
+        turn_minutes=_minutes(room.turn_time_limit),
         reminder_hours=_hours(room.reminder_after),
+        reminder_minutes=_minutes(room.reminder_after),
         options=services.room_options_in_force(room=room),
         rules=services.room_rules_in_force(room=room),
         ai_seat=cast(Literal["human", "ai"], room.ai_seat),
@@ -168,8 +191,19 @@ def _hours(duration: timedelta | None) -> int | None:
     return None if duration is None else int(duration.total_seconds() // 3600)
 
 
+def _minutes(duration: timedelta | None) -> int | None:
+    return None if duration is None else int(duration.total_seconds() // 60)
+
+
 def _duration(hours: int | None) -> timedelta | None:
     return None if hours is None else timedelta(hours=hours)
+
+
+def _span(what: str, hours: int | None, minutes: int | None) -> timedelta | None:
+    """A turn time given in hours or in minutes (not both: 422)."""
+    if hours is not None and minutes is not None:
+        raise services.RoomError(f"Give {what}_hours or {what}_minutes, not both.")
+    return timedelta(minutes=minutes) if minutes is not None else _duration(hours)
 
 
 def _visible_room(request: AuthenticatedHttpRequest, room_id: int) -> Room:
@@ -188,8 +222,8 @@ def create_room(request: AuthenticatedHttpRequest, payload: RoomIn) -> Status[Ro
         seat_count=payload.seats,
         game=payload.game,
         quest_slug=payload.quest,
-        turn_time_limit=_duration(payload.turn_hours),
-        reminder_after=_duration(payload.reminder_hours),
+        turn_time_limit=_span("turn", payload.turn_hours, payload.turn_minutes),
+        reminder_after=_span("reminder", payload.reminder_hours, payload.reminder_minutes),
         options=payload.options,
         ai_seat=payload.ai_seat,
         allow_spectators=payload.allow_spectators,

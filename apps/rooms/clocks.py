@@ -10,6 +10,8 @@ from django.conf import settings
 from apps.rooms.models import Room
 
 MAX_SPAN = timedelta(days=60)
+# The shortest turn limit or reminder: Celery beat sweeps the turns every minute.
+MIN_TURN_TIME = timedelta(minutes=5)
 MAX_EXTEND_HOURS = 168
 
 
@@ -18,13 +20,14 @@ class ClockError(ValueError):
 
 
 def span_words(span: timedelta) -> str:
-    hours = int(span.total_seconds() // 3600)
-    if hours and hours % 24 == 0:
-        days = hours // 24
-        return f"{days} day{'s' if days != 1 else ''}"
-    if hours:
-        return f"{hours} hour{'s' if hours != 1 else ''}"
+    """ "2 days", "36 hours", "90 minutes": the largest unit the span is a whole number of."""
     minutes = int(span.total_seconds() // 60)
+    if minutes and minutes % (24 * 60) == 0:
+        days = minutes // (24 * 60)
+        return f"{days} day{'s' if days != 1 else ''}"
+    if minutes and minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour{'s' if hours != 1 else ''}"
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 

@@ -2,18 +2,74 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from apps.games.port import GameFace
 from apps.games.registry import DEFAULT_GAME, UnknownGame, game_face, game_faces
 from apps.rooms import services
+from apps.rooms.clocks import MAX_SPAN, MIN_TURN_TIME
 from apps.rooms.models import Room
 
-TURN_TIME_LIMIT_CHOICES = [("", "No limit"), ("1", "1 hour"), ("12", "12 hours")] + [
-    (str(h), f"{h} hours") for h in (24, 48, 72)
-]
-REMINDER_CHOICES = [("", "No reminder"), ("1", "after 1 hour")] + [
-    (str(h), f"after {h} hours") for h in (6, 12, 24, 48)
-]
+# A turn limit or a reminder is a number and its unit (hours when the unit is left out, as the
+# form took it before minutes).
+SPAN_UNITS = [("minutes", "minutes"), ("hours", "hours"), ("days", "days")]
+SPAN_MAX_NUMBER = 60 * 24 * 60  # 60 days in minutes: the service refuses anything longer
+
+
+class SpanWidget(forms.MultiWidget):
+    """A number box (`<name>`) and a unit (`<name>_unit`), side by side."""
+
+    def __init__(self, label: str) -> None:
+        number = forms.NumberInput(
+            attrs={
+                "min": 1,
+                "step": 1,
+                "inputmode": "numeric",
+                "placeholder": "none",
+                "aria-label": f"{label}: how many",
+            }
+        )
+        unit = forms.Select(choices=SPAN_UNITS, attrs={"aria-label": f"{label}: unit"})
+        super().__init__({"": number, "unit": unit})
+
+    def decompress(self, value: timedelta | None) -> list[Any]:
+        if not value:
+            return [None, "hours"]
+        minutes = int(value.total_seconds() // 60)
+        if minutes % (24 * 60) == 0:
+            return [minutes // (24 * 60), "days"]
+        if minutes % 60 == 0:
+            return [minutes // 60, "hours"]
+        return [minutes, "minutes"]
+
+    def render(self, *args: Any, **kwargs: Any) -> SafeString:
+        return format_html('<span class="span-input">{}</span>', super().render(*args, **kwargs))
+
+
+class SpanField(forms.MultiValueField):
+    """A span of time given as a number of minutes, hours or days; empty: none."""
+
+    def __init__(self, *, label: str, **kwargs: Any) -> None:
+        fields = (
+            forms.IntegerField(min_value=1, max_value=SPAN_MAX_NUMBER, required=False),
+            forms.ChoiceField(choices=SPAN_UNITS, required=False),
+        )
+        super().__init__(
+            fields,
+            widget=SpanWidget(label),
+            label=label,
+            require_all_fields=False,
+            required=False,
+            **kwargs,
+        )
+
+    def compress(self, data_list: list[Any]) -> timedelta | None:
+        number = data_list[0] if data_list else None
+        if number is None:
+            return None
+        unit = (data_list[1] if len(data_list) > 1 else "") or "hours"
+        return timedelta(**{unit: number})
 
 
 BANK_CHOICES = [("", "—")] + [
@@ -66,20 +122,12 @@ class RoomCreateForm(forms.Form):
     quest: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None, to_field_name="slug", empty_label=None
     )
-    turn_time_limit = forms.TypedChoiceField(
-        label="Turn time limit",
-        choices=TURN_TIME_LIMIT_CHOICES,
-        coerce=_hours,
-        empty_value=None,
-        required=False,
-    )
-    reminder_after = forms.TypedChoiceField(
-        label="Remind the player to move",
-        choices=REMINDER_CHOICES,
-        coerce=_hours,
-        empty_value=None,
-        required=False,
-        help_text="One reminder per turn (by email for players who want reminders).",
+    turn_time_limit = SpanField(label="Turn time limit")
+    reminder_after = SpanField(
+        label="Remind the player to move after",
+        help_text="At least 5 minutes, and before the time limit; empty: no reminder. A second "
+        "reminder comes when a sixth of the turn is left (by email for players who want "
+        "reminders).",
     )
     clock = forms.ChoiceField(
         label="Clock",
@@ -148,7 +196,9 @@ class RoomCreateForm(forms.Form):
         quest_field.queryset = services.quest_choices(game=face.slug)
         first = face.scenarios()[:1]
         quest_field.initial = first[0].slug if first else None
-        self.fields["turn_time_limit"].help_text = face.timeout_rule()
+        self.fields[
+            "turn_time_limit"
+        ].help_text = f"At least 5 minutes; empty: no limit. {face.timeout_rule()}"
         if face.ai_seat is not None:
             person, ai = face.ai_seat_choices
             self.fields["ai_seat"] = forms.TypedChoiceField(
@@ -187,6 +237,10 @@ class RoomCreateForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        limit, reminder = cleaned.get("turn_time_limit"), cleaned.get("reminder_after")
+        for name, span in (("turn_time_limit", limit), ("reminder_after", reminder)):
+            if span is not None and not MIN_TURN_TIME <= span <= MAX_SPAN:
+                self.add_error(name, "Give at least 5 minutes and at most 60 days.")
         limit, reminder = cleaned.get("turn_time_limit"), cleaned.get("reminder_after")
         if limit is not None and reminder is not None and reminder >= limit:
             self.add_error("reminder_after", "The reminder must come before the time limit.")

@@ -22,7 +22,7 @@ from apps.core.errors import Refusal
 from apps.core.realtime import LOBBY_GROUP, poke_on_commit, room_group
 from apps.games.port import GameFace, SeatRole
 from apps.games.registry import DEFAULT_GAME, UnknownGame, game_face
-from apps.rooms.clocks import clock_problems, room_clock_rule
+from apps.rooms.clocks import MAX_SPAN, MIN_TURN_TIME, clock_problems, room_clock_rule
 from apps.rooms.models import Room, Seat
 
 logger = logging.getLogger(__name__)
@@ -114,9 +114,11 @@ def _enabled_quest(face: GameFace, slug: str | None) -> models.Model:
 def _validate_turn_times(
     turn_time_limit: timedelta | None, reminder_after: timedelta | None
 ) -> None:
-    for value in (turn_time_limit, reminder_after):
-        if value is not None and value <= timedelta(0):
-            raise RoomError("Turn times must be longer than zero.")
+    """A turn limit and a reminder of 5 minutes to 60 days (the sweep runs every minute), the
+    reminder before the limit."""
+    for value, what in ((turn_time_limit, "A turn time limit"), (reminder_after, "A reminder")):
+        if value is not None and not MIN_TURN_TIME <= value <= MAX_SPAN:
+            raise RoomError(f"{what} is at least 5 minutes and at most 60 days.")
     if (
         turn_time_limit is not None
         and reminder_after is not None

@@ -27,7 +27,7 @@ from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
     take_seat,
     wait_room_live,
 )
-from tests.browser.test_site_accessibility import serious_violations
+from tests.browser.test_site_accessibility import SHOTS, serious_violations
 from tests.servers import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -84,6 +84,19 @@ def test_a_campaign_goes_from_the_ashen_vault_to_the_next_quest_through_the_armo
             # Back on the campaign page, the owner starts the next quest: the Smoke Warrens.
             page.get_by_role("link", name=re.compile("The Ember Road")).click()
             expect(page.locator("#sheet-barbarian")).to_contain_text("helmet")
+            # The owner bought it for Bo's hero: the ledger says so, first, by name (issue 21).
+            expect(page.locator(".owner-powers")).to_contain_text(
+                "As the campaign's owner, ada (you) can buy, sell and give for any hero"
+            )
+            newest = page.locator("#ledger tbody tr").first
+            expect(newest).to_contain_text("Bought the helmet for 125 gold (worn)")
+            expect(newest.locator("td").nth(1)).to_have_text("ada")
+            expect(newest.locator("td").nth(2)).to_have_text("Brakka the Barbarian")
+            expect(page.locator("#ledger tbody tr").nth(1)).to_contain_text(
+                "Came back from the Ashen Vault (won)"
+            )
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.locator("#ledger").screenshot(path=str(SHOTS / "campaign-ledger.png"))
             page.fill("#id_name", "Into the smoke")
             page.select_option("#id_seats", "2")
             page.get_by_role("button", name="Start next quest").click()

@@ -448,8 +448,10 @@ def test_the_room_form_sets_the_turn_time_limit_and_reminder(make_room: RoomMake
     client = client_for(users[1])
     form = {"name": "Slow table", "seats": 3, "quest": "ashen_vault"}
 
-    page = client.get("/rooms/new")
-    assert b"Turn time limit" in page.content and b"48 hours" in page.content
+    page = client.get("/rooms/new").content.decode()
+    assert "Turn time limit" in page and 'name="turn_time_limit_unit"' in page
+    assert '<option value="minutes">minutes</option>' in page
+    # A number without its unit is hours, as the form took it before minutes.
     response = client.post("/rooms/new", {**form, "turn_time_limit": "48", "reminder_after": "12"})
     assert response.status_code == 302
     created = Room.objects.get(name="Slow table")

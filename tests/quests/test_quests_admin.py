@@ -217,9 +217,11 @@ def test_restoring_revision_1_makes_revision_4_with_its_source(
     assert (newest.author, newest.source) == (editor, shipped)
     assert newest.created > vault.revisions.get(number=3).created
     vault.refresh_from_db()
-    assert (vault.source, vault.origin) == (shipped, "admin")
+    # Revision 1 is the shipped file's: the quest follows the shipped file again (issue 21).
+    assert (vault.source, vault.origin) == (shipped, "shipped")
     page = client.get(f"/admin/quests/questdefinition/{vault.pk}/revisions/").content.decode()
     assert "Restored from an earlier revision (revision 1)" in page
+    assert "This quest follows the shipped file now." in page
 
 
 def test_restore_only_answers_a_post(editor: User, vault: QuestDefinition) -> None:

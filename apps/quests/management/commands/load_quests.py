@@ -8,7 +8,8 @@ from apps.quests.services import quest_sync_shipped
 class Command(BaseCommand):
     help = (
         "Load the shipped quest files (the wing's quests/*.yaml) into the database. Quests an "
-        "admin has uploaded, edited or restored are skipped (and listed) unless --overwrite-edits."
+        "admin has uploaded, edited or restored are skipped (and listed) unless --overwrite-edits; "
+        "restoring a quest's shipped revision in the workshop gives it back to its file."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
