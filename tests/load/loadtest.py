@@ -2,7 +2,7 @@
 
     python -m tests.load.loadtest [--games 50] [--seconds 30] [--paced-rate 50] ...
 
-Starts the site as in production (`config.production`, one daphne per core through
+Starts the site as in production (`config.production`, one uvicorn process per core through
 `config.serve`, a Celery worker) on 127.0.0.1 only, against this machine's PostgreSQL and Redis,
 in a database of its own that it drops and creates (`--database-url`); everything it started is
 stopped when it ends, and a watchdog ends it after `--timeout` seconds whatever happens. Then:
@@ -114,13 +114,21 @@ class Stack:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def web_pids(self) -> list[int]:
-        """The daphne processes (children of config.serve, or the daphnes themselves)."""
+        """The web processes (children of config.serve, or the daphnes themselves)."""
         pids = []
         for process in self.processes[:-1]:  # the last one is the Celery worker
             children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
             found = children.read_text().split() if children.exists() else []
+            # uvicorn's supervisor also has multiprocessing's resource tracker as a child
+            found = [p for p in found if b"resource_tracker" not in _cmdline(int(p))]
             pids += [int(p) for p in found] or [process.pid]
         return pids
+
+
+def _cmdline(pid: int) -> bytes:
+    with suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    return b""
 
 
 @contextmanager
