@@ -102,7 +102,7 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
 		|| echo "Chromium not installed: browser tests will be skipped (outside CI).")
 
-# The production-like stack (config.serve: one daphne per core, a Celery worker) on this machine's
+# The production-like stack (config.serve: one uvicorn process per core, a Celery worker) on this machine's
 # PostgreSQL and Redis, driven by bots; prints issue 9's figures. Not part of `make test`.
 # LOADTEST_DATABASE_URL / LOADTEST_REDIS_URL choose its own database (dropped and created) and
 # Redis db; LOADTEST_ARGS passes options (e.g. --games 50 --seconds 30, see --help).

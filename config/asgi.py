@@ -2,7 +2,9 @@
 
 `/healthz` is answered before Django's middleware: a sync middleware runs on the requests'
 thread, where during a database outage it queued behind requests waiting for the pool
-(config/health.py). Every websocket passes the per-user cap of config/sockets.py.
+(config/health.py). Every websocket passes the per-user cap of config/sockets.py. Every other
+request's body passes the size limit of config/limits.py before Django sees it, and runs on a
+request thread kept from an earlier request (config/request_threads.py).
 """
 
 import os
@@ -17,14 +19,17 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from config.health import HEALTH_PATH, asgi_healthz  # noqa: E402
+from config.limits import BodyLimit  # noqa: E402
+from config.request_threads import RequestThreads  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.sockets import SocketCap  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodyLimit(RequestThreads(django_asgi_app), settings.REQUEST_MAX_BYTES),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(SocketCap(URLRouter(websocket_urlpatterns)))
         ),

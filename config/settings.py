@@ -248,7 +248,14 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # No socket_timeout: consumers block on Redis for up to 5 s by design. The sends
             # from requests are bounded by `group_poke` instead.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": REDIS_TIMEOUT}]},
+            # A socket's channel holds up to CHANNEL_CAPACITY messages (channels-redis: 100):
+            # a consumer seconds behind at saturation had pokes dropped there, and the last
+            # version of a game never reached its screen. A socket sends only the newest view
+            # whatever the number of pokes waiting, so a deep queue costs a check each, no frame.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": REDIS_TIMEOUT}],
+                "capacity": env.int("CHANNEL_CAPACITY", default=1000),
+            },
         }
     }
 else:

@@ -1,6 +1,6 @@
 """Real ASGI servers for tests that need a browser or several processes.
 
-The test writes rows through Django's test database connection; a daphne process started here
+The test writes rows through Django's test database connection; a web server process started here
 sees them because it is pointed at that same database (use a transactional test).
 """
 
@@ -53,7 +53,7 @@ def _wait_until_serving(
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise AssertionError(f"daphne at {base} exited:\n{log.read_text()}")
+            raise AssertionError(f"the web server at {base} exited:\n{log.read_text()}")
         try:
             with urllib.request.urlopen(f"{base}/healthz", timeout=5) as response:
                 if response.status == 200:
@@ -64,12 +64,13 @@ def _wait_until_serving(
             time.sleep(0.2)
         except OSError:
             time.sleep(0.2)
-    raise AssertionError(f"daphne at {base} did not start:\n{log.read_text()}")
+    raise AssertionError(f"the web server at {base} did not start:\n{log.read_text()}")
 
 
 @contextmanager
 def daphne(env: dict[str, str], log_dir: Path, *, healthy: bool = True) -> Iterator[str]:
-    """A daphne process serving the whole site with `env`; yields its base URL.
+    """A web server process (`config.server`: uvicorn, before issue 25 daphne, hence the name)
+    serving the whole site with `env`; yields its base URL.
 
     It is ready once `/healthz` answers 200 (or, unless `healthy`, 503 naming what is down).
     """
@@ -81,11 +82,11 @@ def daphne(env: dict[str, str], log_dir: Path, *, healthy: bool = True) -> Itera
 def daphne_process(
     env: dict[str, str], log_dir: Path, *, healthy: bool = True
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`daphne`, yielding the process too (a fault test kills it)."""
+    """`daphne` (the production web server), yielding the process too (a fault test kills it)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    log = log_dir / f"daphne-{port}.log"
-    # The production server: daphne with the request size limits (config/server.py).
+    log = log_dir / f"web-{port}.log"
+    # The production server: uvicorn with the site's request and socket limits (config/server.py).
     command = [sys.executable, "-m", "config.server", "-b", "127.0.0.1", "-p", str(port)]
     process = subprocess.Popen(
         [*command, "config.asgi:application"],

@@ -5,6 +5,7 @@ is refused the moment it passes the limit; a websocket message over it closes th
 """
 
 import asyncio
+import http.client
 import json
 import socket
 import time
@@ -60,7 +61,7 @@ def test_a_declared_length_over_the_limit_is_refused_from_the_headers(
         conn.sendall(post_headers("Content-Length: 1073741824\r\n"))  # 1 GB announced, none sent
         status, body = read_response(conn)
 
-    assert status == "HTTP/1.1 413 Content Too Large"
+    assert status.startswith("HTTP/1.1 413 ")  # the reason phrase is the server's
     assert body == {"detail": f"The request is too large: at most {LIMIT} bytes are accepted."}
 
 
@@ -77,7 +78,7 @@ def test_a_chunked_body_is_refused_once_it_passes_the_limit(server: tuple[str, i
             pass  # closed on us: what we expect
         status, body = read_response(conn)
 
-    assert status == "HTTP/1.1 413 Content Too Large"
+    assert status.startswith("HTTP/1.1 413 ")  # the reason phrase is the server's
     assert "too large" in body["detail"]
     assert sent < 100 * LIMIT
 
@@ -160,9 +161,15 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off_with_408(server: tuple[str, i
 
 
 def test_a_kept_alive_connection_serves_requests_sent_in_time(server: tuple[str, int]) -> None:
-    with socket.create_connection(server, timeout=20) as conn:
-        for _ in range(2):
-            conn.sendall(b"GET /rules/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            head = conn.recv(65536)
-            assert head.startswith(b"HTTP/1.1 200"), head[:100]
+    # One connection, each response read whole (a response may come in more than one read).
+    conn = http.client.HTTPConnection(*server, timeout=20)
+    try:
+        for _ in range(3):
+            conn.request("GET", "/rules/", headers={"Host": "127.0.0.1"})
+            response = conn.getresponse()
+            assert response.status == 200
+            response.read()
             time.sleep(HEADER_TIMEOUT / 4)
+        assert conn.sock is not None  # still the same connection: never closed under us
+    finally:
+        conn.close()

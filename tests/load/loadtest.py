@@ -2,7 +2,7 @@
 
     python -m tests.load.loadtest [--games 50] [--seconds 30] [--paced-rate 50] ...
 
-Starts the site as in production (`config.production`, one daphne per core through
+Starts the site as in production (`config.production`, one uvicorn process per core through
 `config.serve`, a Celery worker) on 127.0.0.1 only, against this machine's PostgreSQL and Redis,
 in a database of its own that it drops and creates (`--database-url`); everything it started is
 stopped when it ends, and a watchdog ends it after `--timeout` seconds whatever happens. Then:
@@ -80,6 +80,9 @@ def stack_env(args: argparse.Namespace) -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "EMAIL_URL": "dummymail://",  # the worker still writes and "sends" every turn email
         "PYTHONPATH": str(args.root),
+        # The idle sockets are the watchers' (one user a game), many to a user: the per-user cap
+        # (config/sockets.py, 20 a process) must leave room for them all, whichever process.
+        "WS_MAX_PER_USER": str(max(20, 2 * args.idle_sockets // max(args.games, 1) + 10)),
     }
 
 
@@ -114,13 +117,21 @@ class Stack:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def web_pids(self) -> list[int]:
-        """The daphne processes (children of config.serve, or the daphnes themselves)."""
+        """The web processes (children of config.serve, or the daphnes themselves)."""
         pids = []
         for process in self.processes[:-1]:  # the last one is the Celery worker
             children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
             found = children.read_text().split() if children.exists() else []
+            # uvicorn's supervisor also has multiprocessing's resource tracker as a child
+            found = [p for p in found if b"resource_tracker" not in _cmdline(int(p))]
             pids += [int(p) for p in found] or [process.pid]
         return pids
+
+
+def _cmdline(pid: int) -> bytes:
+    with suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    return b""
 
 
 @contextmanager
@@ -575,11 +586,31 @@ def rss_kib(pids: list[int]) -> int:
     return total
 
 
+def database_connections(url: str) -> int:
+    """Connections to the run's database, this query's own left out."""
+    name = urlparse(url).path.lstrip("/")
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+@dataclass
+class IdleSockets:
+    first_kib: float  # per socket, over the first batch (which also fills the views' cache)
+    more_kib: float  # per socket, over the second batch
+    connections_before: int  # database connections before the first socket
+    connections_after: int  # and with every socket open
+
+
 async def idle_sockets_kib(
-    stack: Stack, games: list[dict[str, Any]], count: int
-) -> tuple[float, float]:
+    stack: Stack, games: list[dict[str, Any]], count: int, database_url: str
+) -> IdleSockets:
     """KiB per idle socket: over the first `count` sockets (which also fill the process's cache
-    of their games' views, shared by every socket of a seat), then over `count` more."""
+    of their games' views, shared by every socket of a seat), then over `count` more; and the
+    database connections before and with them all open (a socket must not hold one)."""
 
     async def open_sockets() -> list[Any]:
         sockets = []
@@ -597,14 +628,18 @@ async def idle_sockets_kib(
         await asyncio.sleep(1)
         return sockets
 
+    connections_before = database_connections(database_url)
     before = rss_kib(stack.web_pids())
     first = await open_sockets()
     middle = rss_kib(stack.web_pids())
     more = await open_sockets()
     after = rss_kib(stack.web_pids())
+    connections_after = database_connections(database_url)
     for ws in first + more:
         await ws.close()
-    return (middle - before) / count, (after - middle) / count
+    return IdleSockets(
+        (middle - before) / count, (after - middle) / count, connections_before, connections_after
+    )
 
 
 # --- report ------------------------------------------------------------------------------------
@@ -722,10 +757,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.idle_sockets:
             # Before the runs: after them the processes' heaps have room to spare, so new
             # sockets would fit in memory already counted and look free.
-            first, more = asyncio.run(idle_sockets_kib(stack, games, args.idle_sockets))
+            idle = asyncio.run(idle_sockets_kib(stack, games, args.idle_sockets, args.database_url))
             print(
-                f"KiB per idle websocket:     {more:.1f} ({args.idle_sockets} more sockets); "
-                f"{first:.1f} over the first {args.idle_sockets} (with their games' cached views)"
+                f"KiB per idle websocket:     {idle.more_kib:.1f} ({args.idle_sockets} more "
+                f"sockets); {idle.first_kib:.1f} over the first {args.idle_sockets} (with their "
+                "games' cached views)"
+            )
+            print(
+                f"database connections:       {idle.connections_before} before the sockets, "
+                f"{idle.connections_after} with {2 * args.idle_sockets} open"
             )
         if args.paced_rate:
             run, elapsed = timed_run(games, stack, args.seconds, args.paced_rate)

@@ -6,6 +6,7 @@ import json
 import threading
 import urllib.error
 import urllib.request
+from email.message import Message
 from pathlib import Path
 
 import pytest
@@ -20,12 +21,18 @@ REQUESTS_EACH = 8
 
 
 def fetch(url: str, token: str) -> tuple[int, dict[str, str], str]:
+    """(status, headers with lower-case names: HTTP's are case-insensitive, uvicorn sends them
+    lower-case, daphne capitalised), body)."""
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, dict(response.headers), response.read().decode()
+            return response.status, lower_case(response.headers), response.read().decode()
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read().decode()
+        return error.code, lower_case(error.headers), error.read().decode()
+
+
+def lower_case(headers: Message) -> dict[str, str]:
+    return {name.lower(): value for name, value in headers.items()}
 
 
 @pytest.mark.faults
@@ -70,6 +77,6 @@ def test_a_saturated_pool_answers_503_with_retry_after_never_500(
     refused = [(headers, body) for status, headers, body in answers if status == 503]
     assert refused, "the pool of one connection was never saturated"
     for headers, body in refused:
-        assert "Retry-After" in headers
+        assert "retry-after" in headers
         assert "detail" in json.loads(body)
     assert after[0] == 200
