@@ -22,9 +22,11 @@ from apps.accounts.models import User
 from apps.notifications.services import absolute_url
 from apps.play.clock import turn_clock
 from apps.play.models import Game
+from apps.play.notices import duration_text
 from apps.rooms.models import Room, Seat
 
 PRODID = "-//Ashen Vault//Turn deadlines//EN"
+ALARM_LEAD = timedelta(hours=1)
 
 
 def _host() -> str:
@@ -60,6 +62,14 @@ def calendar_deadlines(*, user: User) -> list[tuple[Game, datetime]]:
     return sorted(found, key=lambda pair: pair[1])
 
 
+def alarm_lead(turn_limit: timedelta | None) -> timedelta:
+    """How long before the deadline the calendar rings: an hour, or for a turn shorter than two
+    hours half of it (an hour ahead of a 30-minute turn would ring before the turn began)."""
+    if turn_limit is None or turn_limit >= 2 * ALARM_LEAD:
+        return ALARM_LEAD
+    return max(timedelta(minutes=1), turn_limit / 2)
+
+
 def calendar_feed(*, user: User, now: datetime | None = None) -> bytes:
     """The feed's text."""
     now = now or timezone.now()
@@ -85,10 +95,11 @@ def calendar_feed(*, user: User, now: datetime | None = None) -> bytes:
         )
         event.add("url", url)
         event.add("transp", "TRANSPARENT")
+        lead = alarm_lead(game.room.turn_time_limit)
         alarm = Alarm()
         alarm.add("action", "DISPLAY")
-        alarm.add("description", f"Your turn in {game.room.name} ends in an hour")
-        alarm.add("trigger", timedelta(hours=-1))
+        alarm.add("description", f"Your turn in {game.room.name} ends in {duration_text(lead)}")
+        alarm.add("trigger", -lead)
         event.add_component(alarm)
         calendar.add_component(event)
     return bytes(calendar.to_ical())

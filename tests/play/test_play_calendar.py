@@ -87,7 +87,8 @@ def test_the_feed_lists_each_deadline_in_utc_and_follows_the_turns(
     assert deadlines(users[3]) == {"Your turn in Table 24h ends": START + 26 * HOUR}
 
 
-def test_the_link_is_private_and_revocable(make_room: RoomMaker) -> None:
+def test_the_link_is_private_and_revocable(make_room: RoomMaker, time_machine: Any) -> None:
+    time_machine.move_to(START, tick=False)  # the link is signed with the second it is made in
     _, users = launch(make_room, 24 * HOUR)
     me = users[2]
     token = calendar_token(user=me)
@@ -113,3 +114,29 @@ def test_the_feed_costs_the_same_for_one_game_or_many(
     with django_assert_max_num_queries(4):
         answer = Client().get(f"/calendar/{token}.ics")
     assert answer.content.count(b"BEGIN:VEVENT") == 5
+
+
+def alarms(user: User) -> list[tuple[timedelta, str]]:
+    return [
+        (alarm.decoded("trigger"), str(alarm["description"])) for alarm in feed(user).walk("VALARM")
+    ]
+
+
+def test_the_alarm_rings_an_hour_ahead_of_a_long_turn(
+    make_room: RoomMaker, time_machine: Any
+) -> None:
+    time_machine.move_to(START, tick=False)
+    game, users = launch(make_room, 24 * HOUR)
+
+    assert alarms(users[2]) == [(-HOUR, f"Your turn in {game.room.name} ends in 1 hour")]
+
+
+def test_the_alarm_of_a_30_minute_turn_rings_within_the_turn(
+    make_room: RoomMaker, time_machine: Any
+) -> None:
+    time_machine.move_to(START, tick=False)
+    game, users = launch(make_room, timedelta(minutes=30))
+
+    assert alarms(users[2]) == [
+        (-timedelta(minutes=15), f"Your turn in {game.room.name} ends in 15 minutes")
+    ]
