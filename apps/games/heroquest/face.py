@@ -85,7 +85,7 @@ class HeroQuest:
     assets = BoardAssets(
         board="js/games/heroquest/board.js",
         replay="js/games/heroquest/replay.js",
-        style="css/board.css",
+        style="css/games/heroquest/board.css",
         extra=("js/games/heroquest/orders.js",),  # standing orders and the recap
     )
     ai_seat_choices = (

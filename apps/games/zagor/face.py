@@ -61,7 +61,7 @@ class ZagorFace:
     assets = BoardAssets(
         board="js/games/zagor/board.js",
         replay="js/games/zagor/replay.js",
-        style="css/zagor.css",
+        style="css/games/zagor/board.css",
     )
 
     # --- seats and options -----------------------------------------------------------------------
