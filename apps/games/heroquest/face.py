@@ -87,6 +87,8 @@ class HeroQuest:
         replay="js/games/heroquest/replay.js",
         style="css/games/heroquest/board.css",
         extra=("js/games/heroquest/orders.js",),  # standing orders and the recap
+        template="games/heroquest/game.html",
+        replay_template="games/heroquest/replay.html",
     )
     ai_seat_choices = (
         "A player takes seat 1 and plays the monsters",

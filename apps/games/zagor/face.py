@@ -62,6 +62,8 @@ class ZagorFace:
         board="js/games/zagor/board.js",
         replay="js/games/zagor/replay.js",
         style="css/games/zagor/board.css",
+        template="games/zagor/game.html",
+        replay_template="games/zagor/replay.html",
     )
 
     # --- seats and options -----------------------------------------------------------------------
