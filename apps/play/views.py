@@ -86,6 +86,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "assets": face.assets,
         "narrator_seat": face.narrator_seat,  # the seat offered "as the narrator" in the chat
         "standing_orders": orders_face(face) is not None,  # the game takes standing orders
+        "orders_template": f"games/{face.slug}/_orders.html",  # its panel, from its wing
         "seat": seat,
         "spectator": spectator,
         "clock": game_clock_for(game_id=game.pk, user=request.user),
