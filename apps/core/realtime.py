@@ -16,6 +16,7 @@ import functools
 import itertools
 import logging
 import os
+import re
 import threading
 from typing import Any
 
@@ -43,6 +44,17 @@ def room_group(*, room_id: int) -> str:
 def user_group(*, user_id: int) -> str:
     """The channel group of one user's notification sockets (it carries only their messages)."""
     return f"user-{user_id}"
+
+
+# A page's id for its game socket (`?socket=` on the socket's URL, the `X-Socket-Id` header of
+# its action POSTs): the socket of the page that played an action does not send it the view
+# of that version again (the action's answer brought it). Anything else is no id at all.
+_SOCKET_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def socket_id_or_none(value: object) -> str | None:
+    """`value` if it is a well-formed socket id (8 to 64 letters, digits, - or _), else None."""
+    return value if isinstance(value, str) and _SOCKET_ID.fullmatch(value) else None
 
 
 def poke_on_commit(*, group: str, message: dict[str, Any]) -> None:

@@ -126,15 +126,18 @@ class Setting:
 
 @dataclass(frozen=True)
 class BoardAssets:
-    """The game's own scripts and style for the table, as static paths: the board module the
-    game page loads (it draws the seat view and offers its legal actions), the replay's module
-    and the style sheet. What every game shares (socket, posting, chat, log, fairness, clock)
-    is the platform's."""
+    """The game's own scripts, style and pages for the table: the board module the game page
+    loads (it draws the seat view and offers its legal actions), the replay's module and the
+    style sheet, as static paths; the game's page and replay page, as template names (each
+    extends the platform's, templates/play/game.html and replay.html, and fills its blocks).
+    What every game shares (socket, posting, chat, log, fairness, clock) is the platform's."""
 
     board: str
     replay: str
     style: str
     extra: tuple[str, ...] = ()  # more of the game's modules the game page loads after the board
+    template: str = "play/game.html"  # a game without a page of its own gets the shared one
+    replay_template: str = "play/replay.html"
 
 
 @runtime_checkable

@@ -149,6 +149,9 @@ def view(request: HttpRequest, game_id: int) -> Any:
         422: ErrorOut,
     },
     summary="Play one action (applied once per idempotency key)",
+    description="The answer carries the seat's new view. A page with a game socket sends its "
+    "socket's id (the `socket` query parameter it opened `/ws/games/<id>/` with) as the "
+    "`X-Socket-Id` header: that socket then does not send this version's view again.",
 )
 def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
     answer = game_action_submit(
@@ -157,6 +160,8 @@ def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
         action=payload.action,
         expected_version=payload.expected_version,
         key=payload.idempotency_key,
+        # The page's game socket, which then does not send it this version's view again.
+        socket=request.headers.get("X-Socket-Id"),
     )
     version, entries = answer.response["version"], json.dumps(answer.response["entries"])
     return _json(f'{{"version":{version},"entries":{entries},"view":{answer.view.json}}}')

@@ -8,7 +8,10 @@ generation checks its seat again before sending it, and closes (4403) instead if
 ended. A frame already on its way when the access ended may still go; none built after it does.
 The group message only says "game changed to version V"; the seat's view of V is built once per
 process and version (`apps.play.view_cache`), whatever the number of sockets watching that seat, and
-sent as already-encoded text. A socket only ever receives its own seat's view. Table talk works
+sent as already-encoded text. A socket only ever receives its own seat's view, and not the view
+of a version its own page played: the page opens the socket with `?socket=<id>` and sends the
+same id with its action (`X-Socket-Id`), whose answer carries the view; that version's poke
+names the socket (with the acting user and seat), and that socket alone skips it. Table talk works
 the same way: the group message carries a chat message's id only, and each socket reads it back
 through `game_chat_message` (members only).
 Frames sent: `{"type": "view", "version", "view"}`, `{"type": "chat", "message"}`,
@@ -29,6 +32,7 @@ import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
@@ -37,7 +41,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
-from apps.core.realtime import LOBBY_GROUP, game_group
+from apps.core.realtime import LOBBY_GROUP, game_group, socket_id_or_none
 from apps.games.port import SPECTATOR_SEAT
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
@@ -132,9 +136,14 @@ class GameConsumer(OffRequestThreadConsumer):
     # newer one means a seat changed hands (or spectators were switched off) since, and the
     # socket checks again before it sends anything, whether or not the poke saying so came.
     generation: int = -1
+    # The page's id for this socket (`?socket=`): the actions that page plays are answered with
+    # their view, so their pokes, naming it, send it nothing.
+    socket_id: str | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.socket_id = socket_id_or_none((query.get("socket") or [None])[0])
         # Accept first so that the close code reaches the client (a refused handshake loses it).
         await self.accept()
         if not await self._check_seat():
@@ -211,7 +220,23 @@ class GameConsumer(OffRequestThreadConsumer):
             version = self.version + 1
         if version <= self.version:
             return
+        if self._answered(message.get("answered")):
+            # This socket's page played the action: its answer carried this version's view.
+            self.version = version
+            return
         await self._send_view(force=False, at_least=version)
+
+    def _answered(self, answered: Any) -> bool:
+        """The poke's version was played from this socket's page, by its user, from its seat."""
+        user = self.scope.get("user")
+        return (
+            self.socket_id is not None
+            and isinstance(answered, dict)
+            and answered.get("socket") == self.socket_id
+            and user is not None
+            and answered.get("user") == user.pk
+            and answered.get("seat") == self.seat
+        )
 
     async def game_seats(self, message: dict[str, Any]) -> None:
         """A seat changed hands: check again which seat (if any) this socket's user plays."""

@@ -6,7 +6,8 @@ stale version, run the engine, append the log (its action row keeps the key: the
 the state, bump the version; five statements at most however long the game, a turn change's
 notices included. After commit a content-free "game changed" message goes to the game's channel
 group; each websocket consumer then sends its own seat's view, built once per version and seat
-in each process (`apps.play.view_cache`).
+in each process (`apps.play.view_cache`), except the socket of the page that played the action
+(its answer carried that view already).
 
 Services raise `errors.PlayError` subclasses; each carries the HTTP status the API answers with
 and a message a player can read (and that leaks nothing hidden).
@@ -30,7 +31,7 @@ from apps.campaigns.errors import CampaignError
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
 from apps.core.prepared import PreparedQuery
-from apps.core.realtime import game_group, poke_on_commit
+from apps.core.realtime import game_group, poke_on_commit, socket_id_or_none
 from apps.games.port import SPECTATOR_SEAT, GameFace, Refusal, RefusalKind, Setting, Step
 from apps.play.clock import clock_restart
 from apps.play.errors import (
@@ -454,8 +455,12 @@ def _apply_action(
     seat: int | None = None,
     user: AnyUser | None = None,
     system: bool = False,
+    socket: str | None = None,
 ) -> Applied:
     """Apply one action of `seat` (or of the seat `user` plays), once per key.
+
+    `socket`: the id of the acting page's game socket, which then skips this version (the
+    answer carries the view); only a socket of this user and seat with that id does.
 
     At most five statements however long the game, a turn change included: lock the row (it
     carries the acting seat, the players' settings, what `key` already did and the newest log
@@ -518,11 +523,12 @@ def _apply_action(
             view = seat_view_of_state(game=game, seat=seat, state=new_state)
             transaction.on_commit(functools.partial(view_cache.put, view))
         # Lobbies following the game hear of it only when the turn changed (or it ended).
-        poke_on_commit(
-            group=game_group(game_id=game.pk),
-            message={"type": "game.changed", "version": game.version}
-            | ({"turn": True} if turn_changed or game.outcome else {}),
-        )
+        message: dict[str, Any] = {"type": "game.changed", "version": game.version}
+        if turn_changed or game.outcome:
+            message["turn"] = True
+        if user is not None and (socket := socket_id_or_none(socket)) is not None:
+            message["answered"] = {"socket": socket, "user": user.pk, "seat": seat}
+        poke_on_commit(group=game_group(game_id=game.pk), message=message)
     return Applied(response=response, view=view, game=game, state=new_state)
 
 
@@ -582,13 +588,26 @@ class ActionAnswer:
 
 
 def game_action_submit(
-    *, game_id: int, user: AnyUser, action: Any, expected_version: int, key: str
+    *,
+    game_id: int,
+    user: AnyUser,
+    action: Any,
+    expected_version: int,
+    key: str,
+    socket: str | None = None,
 ) -> ActionAnswer:
     """`quest_apply_action` for the seat `user` plays (GameNotFound for non-members), with the
-    seat's new view (for a replayed key: its current view), so a client needs no GET after."""
+    seat's new view (for a replayed key: its current view), so a client needs no GET after.
+    `socket` is the id of the acting page's game socket (`X-Socket-Id`): that socket is not
+    sent the new version's view again; the user's other sockets and every other seat's are."""
     try:
         applied = _apply_action(
-            game_id=game_id, user=user, action=action, expected_version=expected_version, key=key
+            game_id=game_id,
+            user=user,
+            action=action,
+            expected_version=expected_version,
+            key=key,
+            socket=socket,
         )
     except GameNotFound:
         _refuse_spectator(game_id=game_id, user=user, doing="play")

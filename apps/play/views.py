@@ -84,7 +84,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "assets": face.assets,
+        "narrator_seat": face.narrator_seat,  # the seat offered "as the narrator" in the chat
         "standing_orders": orders_face(face) is not None,  # the game takes standing orders
+        "orders_template": f"games/{face.slug}/_orders.html",  # its panel, from its wing
         "seat": seat,
         "spectator": spectator,
         "clock": game_clock_for(game_id=game.pk, user=request.user),
@@ -124,7 +126,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         and game.room.allow_spectators
         else "",
     }
-    return render(request, "play/game.html", context)
+    return render(request, face.assets.template, context)
 
 
 @login_required
@@ -196,12 +198,12 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404(exc.message) from None
     context = {
         "game": game,
-        "assets": game_face_of(game).assets,
+        "assets": (assets := game_face_of(game).assets),
         "is_host": request.user.is_authenticated and game.room.host_id == request.user.pk,
         "api_replay_url": reverse("api:game_replay", args=[game.pk]),
         "rules_url": reverse("play:rules"),
     }
-    return render(request, "play/replay.html", context)
+    return render(request, assets.replay_template, context)
 
 
 def replay_link_page(request: HttpRequest, token: str) -> HttpResponse:
@@ -212,12 +214,12 @@ def replay_link_page(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404(exc.message) from None
     context = {
         "game": game,
-        "assets": game_face_of(game).assets,
+        "assets": (assets := game_face_of(game).assets),
         "is_host": False,
         "api_replay_url": reverse("api:replay_link", args=[token]),
         "rules_url": reverse("play:rules"),
     }
-    return render(request, "play/replay.html", context)
+    return render(request, assets.replay_template, context)
 
 
 @login_required

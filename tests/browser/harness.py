@@ -1,8 +1,9 @@
 """A play-page harness: the real template, the real static files and the real rules engine,
 served to Chromium through Playwright's request routing (no web server, no database).
 
-`EngineTable` holds one engine state; the page of a seat is `play/game.html` rendered with that
-seat's view (live updates off). Its GET view and POST action URLs are answered from the engine,
+`EngineTable` holds one engine state; the page of a seat is the game's page
+(`games/heroquest/game.html`, extending `play/game.html`) rendered with that seat's view (live
+updates off). Its GET view and POST action URLs are answered from the engine,
 so clicking the page plays the game. Scenario builders drive the engine with legal actions only
 (dice forced where it matters, as tests/games/heroquest/engine do).
 """
@@ -111,6 +112,7 @@ class EngineTable:
             "game": SimpleNamespace(id=1, room=SimpleNamespace(name="Harness table")),
             "seat": seat,
             "assets": HEROQUEST.assets,  # the game's own board, as the game page loads it
+            "narrator_seat": HEROQUEST.narrator_seat,
             "view_json": self.view(seat),
             "api_view_url": f"/api/{seat}/view",
             "api_actions_url": f"/api/{seat}/actions",
@@ -122,7 +124,7 @@ class EngineTable:
             "seat_names": {1: "zora", 2: "alba", 3: "bran"},
             "confirm": self.confirm,
         }
-        html = render_to_string("play/game.html", context)
+        html = render_to_string(HEROQUEST.assets.template, context)
         # No websocket here: the page refreshes from the GET view after each action.
         return html.replace('id="play"', 'id="play" data-live="off"', 1)
 

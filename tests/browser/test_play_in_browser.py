@@ -96,11 +96,31 @@ class Player:
     page: Any
     frames: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    # Each socket's frames, by the socket's URL (a game socket's carries its page's id).
+    socket_frames: dict[str, list[str]] = field(default_factory=dict)
+    # The versions each page's accepted actions answered with, by the page's socket id.
+    answered: dict[str, set[int]] = field(default_factory=dict)
 
     def record_frames(self) -> None:
-        self.page.on(
-            "websocket", lambda ws: ws.on("framereceived", lambda data: self.frames.append(data))
-        )
+        def on_socket(ws: Any) -> None:
+            frames = self.socket_frames.setdefault(ws.url, [])
+
+            def on_frame(data: str) -> None:
+                self.frames.append(data)
+                frames.append(data)
+
+            ws.on("framereceived", on_frame)
+
+        def on_response(response: Any) -> None:
+            request = response.request
+            if request.method != "POST" or not re.search(r"/api/games/\d+/actions$", response.url):
+                return
+            if response.ok:
+                socket = request.headers.get("x-socket-id", "")
+                self.answered.setdefault(socket, set()).add(response.json()["version"])
+
+        self.page.on("websocket", on_socket)
+        self.page.on("response", on_response)
 
 
 # ---- Helpers over the page ---------------------------------------------------------------
@@ -421,6 +441,21 @@ def assert_hero_seat_clean(player: Player, zargon_view: dict[str, Any], game_url
     assert views >= 1, f"{player.name} received no websocket view frames"
 
 
+def assert_own_views_not_sent_again(player: Player) -> int:
+    """No game socket sent its page the view of a version that page's own action was answered
+    with (the answer carried it). Returns how many actions the player's pages played."""
+    played = 0
+    for socket, versions in player.answered.items():
+        assert socket, f"{player.name} posted an action without its page's socket id"
+        played += len(versions)
+        for url, frames in player.socket_frames.items():
+            if f"socket={socket}" not in url:
+                continue
+            sent = {json.loads(f)["version"] for f in frames if json.loads(f)["type"] == "view"}
+            assert not sent & versions, f"{player.name} was sent its own views {sent & versions}"
+    return played
+
+
 def say_in_chat(player: Player, text: str) -> None:
     player.page.fill("#chat-text", text)
     player.page.click("#chat-form button[type=submit]")
@@ -553,6 +588,10 @@ def test_three_players_play_by_clicking(chromium: str, site: str) -> None:
 
             for player in (bram, ilse):
                 assert_hero_seat_clean(player, final, game_url)
+            # Each page's own actions came back in their answers, not again over its socket; the
+            # others' pages were sent those versions (the pages caught up above through them).
+            played = [assert_own_views_not_sent_again(p) for p in (zargon, bram, ilse)]
+            assert all(played), f"a seat played no action: {played}"
             for player, errors in players:
                 assert not errors, f"{player.name}: {errors}"
         finally:

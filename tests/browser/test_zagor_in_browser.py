@@ -24,14 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from apps.games.zagor.scenarios import shipped
 from apps.quests.services import quest_sync_shipped
 from tests.platform.test_platform_zagor import play_through_the_api
 from tests.play.conftest import client_for
 
-from .harness import CHROMIUM_ARGS
 from .test_play_in_browser import (  # noqa: F401  (fixtures: chromium, site, site_env)
     Player,
     api_view,
@@ -141,129 +139,129 @@ def play_turn(player: Player, game_url: str) -> bool:
 def test_two_players_play_the_orb_tale_by_taps_on_phones(
     chromium: str,  # noqa: F811
     site: str,  # noqa: F811
+    browser: Any,  # noqa: F811  (the module's Playwright: a second would not start beside it)
 ) -> None:
     orb = shipped("enchanted_orb").name
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            players: list[tuple[Player, list[str]]] = []
-            for name in ("anvar_p", "stubble_p"):
-                context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-                context.set_default_timeout(15000)
-                player = Player(name=name, page=context.new_page())
-                errors: list[str] = []
-                player.page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
-                refuse_policy_violations(player.page, errors)
-                player.record_frames()
-                players.append((player, errors))
-            one, two = (p for p, _ in players)
-            for player in (one, two):
-                sign_up(player, site)
+    players: list[tuple[Player, list[str]]] = []
+    try:
+        for name in ("anvar_p", "stubble_p"):
+            context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+            context.set_default_timeout(15000)
+            player = Player(name=name, page=context.new_page())
+            errors: list[str] = []
+            player.page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+            refuse_policy_violations(player.page, errors)
+            player.record_frames()
+            players.append((player, errors))
+        one, two = (p for p, _ in players)
+        for player in (one, two):
+            sign_up(player, site)
 
-            one.page.goto(f"{site}/rooms/new?game=zagor")
-            one.page.fill("#id_name", "Orb at dusk")
-            one.page.select_option("#id_seats", "2")
-            one.page.select_option("#id_quest", label=orb)
-            one.page.click("form[action$='/rooms/new'] button[type=submit]")
-            one.page.wait_for_load_state()
-            take_seat(one, 1)
-            invite = one.page.input_value("#invite-url")
-            wait_room_live(one)
-            two.page.goto(invite)
-            take_seat(two, 2)
-            launch = one.page.get_by_role("button", name="Launch")
-            launch.wait_for()
-            launch.click()
-            one.page.wait_for_url(re.compile(r"/games/\d+/$"))
-            game_url = one.page.url
-            open_game(one, game_url)
-            two.page.wait_for_url(game_url)
-            open_game(two, game_url)
-            shot(one.page, "zagor-phone-start")
+        one.page.goto(f"{site}/rooms/new?game=zagor")
+        one.page.fill("#id_name", "Orb at dusk")
+        one.page.select_option("#id_seats", "2")
+        one.page.select_option("#id_quest", label=orb)
+        one.page.click("form[action$='/rooms/new'] button[type=submit]")
+        one.page.wait_for_load_state()
+        take_seat(one, 1)
+        invite = one.page.input_value("#invite-url")
+        wait_room_live(one)
+        two.page.goto(invite)
+        take_seat(two, 2)
+        launch = one.page.get_by_role("button", name="Launch")
+        launch.wait_for()
+        launch.click()
+        one.page.wait_for_url(re.compile(r"/games/\d+/$"))
+        game_url = one.page.url
+        open_game(one, game_url)
+        two.page.wait_for_url(game_url)
+        open_game(two, game_url)
+        shot(one.page, "zagor-phone-start")
 
-            # The board is drawn from the layout: level 1's spaces, both heroes on their starts.
-            for player in (one, two):
-                assert player.page.locator("#board [data-space]").count() == 41
-                assert player.page.locator("#board [data-hero]").count() == 2
-                assert "Enchanted Orb" not in player.page.text_content("#board")  # not a space
-            # The voice: the last announcement, Repeat, and the spoken voice off by default.
+        # The board is drawn from the layout: level 1's spaces, both heroes on their starts.
+        for player in (one, two):
+            assert player.page.locator("#board [data-space]").count() == 41
+            assert player.page.locator("#board [data-hero]").count() == 2
+            assert "Enchanted Orb" not in player.page.text_content("#board")  # not a space
+        # The voice: the last announcement, Repeat, and the spoken voice off by default.
+        view = api_view(one, game_url)
+        line = one.page.text_content("#voice-line")
+        assert line == f"Zagor: {view['last_voice']}"
+        one.page.click("#voice-repeat")
+        assert one.page.get_attribute("#voice-line", "data-repeats") == "1"
+        assert one.page.text_content("#voice-announcer") == line
+        assert not one.page.is_checked("#voice-speak")
+        one.page.check("#voice-speak")
+        assert one.page.evaluate("localStorage.getItem('ashen-vault:zagor:speak')") == "on"
+
+        # The surrender setting, saved from the sheet (a private setting, no version).
+        one.page.select_option("#surrender-at", "3")
+        one.page.click("#surrender-save")
+        one.page.wait_for_function(
+            "() => document.getElementById('surrender-saved').textContent.includes('Saved')"
+        )
+        assert api_view(one, game_url)["me"]["surrender_at"] == 3
+
+        # Turns by taps on legal moves (and Strike, End turn) until a fight rolled the d10.
+        seat_of = {1: one, 2: two}
+        turns = fights = 0
+        for _ in range(16):
             view = api_view(one, game_url)
-            line = one.page.text_content("#voice-line")
-            assert line == f"Zagor: {view['last_voice']}"
-            one.page.click("#voice-repeat")
-            assert one.page.get_attribute("#voice-line", "data-repeats") == "1"
-            assert one.page.text_content("#voice-announcer") == line
-            assert not one.page.is_checked("#voice-speak")
-            one.page.check("#voice-speak")
-            assert one.page.evaluate("localStorage.getItem('ashen-vault:zagor:speak')") == "on"
-
-            # The surrender setting, saved from the sheet (a private setting, no version).
-            one.page.select_option("#surrender-at", "3")
-            one.page.click("#surrender-save")
-            one.page.wait_for_function(
-                "() => document.getElementById('surrender-saved').textContent.includes('Saved')"
-            )
-            assert api_view(one, game_url)["me"]["surrender_at"] == 3
-
-            # Turns by taps on legal moves (and Strike, End turn) until a fight rolled the d10.
-            seat_of = {1: one, 2: two}
-            turns = fights = 0
-            for _ in range(16):
-                view = api_view(one, game_url)
-                if view["over"] or (turns >= 4 and fights >= 1):
-                    break
-                player = seat_of[view["turn"]["seat"]]
-                caught_up(player, view["version"])
-                assert player.page.locator("#turn-panel.your-turn").count() == 1
-                legal = api_view(player, game_url)["legal_actions"]
-                lit = {a["to"] for a in legal if a["type"] == "move"}
-                drawn = set(
-                    player.page.eval_on_selector_all(
-                        "#board .hl-move", "els => els.map(e => e.dataset.space)"
-                    )
+            if view["over"] or (turns >= 4 and fights >= 1):
+                break
+            player = seat_of[view["turn"]["seat"]]
+            caught_up(player, view["version"])
+            assert player.page.locator("#turn-panel.your-turn").count() == 1
+            legal = api_view(player, game_url)["legal_actions"]
+            lit = {a["to"] for a in legal if a["type"] == "move"}
+            drawn = set(
+                player.page.eval_on_selector_all(
+                    "#board .hl-move", "els => els.map(e => e.dataset.space)"
                 )
-                assert drawn <= lit, "a lit space that is not a legal move"
-                fights += play_turn(player, game_url)
-                turns += 1
-                if turns == 1:
-                    shot(player.page, "zagor-phone-turn")
-            assert turns >= 4, "fewer than four turns were played"
-            assert fights >= 1, "no fight: no d10 was rolled"
+            )
+            assert drawn <= lit, "a lit space that is not a legal move"
+            fights += play_turn(player, game_url)
+            turns += 1
+            if turns == 1:
+                shot(player.page, "zagor-phone-turn")
+        assert turns >= 4, "fewer than four turns were played"
+        assert fights >= 1, "no fight: no d10 was rolled"
 
-            # Both pages followed over their sockets, the story tells it with its dice.
-            final = api_view(one, game_url)
-            for player in (one, two):
-                caught_up(player, final["version"])
-                assert player.page.locator("#game-log li.log-voice").count() >= 3
-                assert player.page.locator("#game-log svg.die-d10").count() >= 2
-            shot(two.page, "zagor-phone-later")
-            shot(two.page, "zagor-phone-later-full", full=True)
+        # Both pages followed over their sockets, the story tells it with its dice.
+        final = api_view(one, game_url)
+        for player in (one, two):
+            caught_up(player, final["version"])
+            assert player.page.locator("#game-log li.log-voice").count() >= 3
+            assert player.page.locator("#game-log svg.die-d10").count() >= 2
+        shot(two.page, "zagor-phone-later")
+        shot(two.page, "zagor-phone-later-full", full=True)
 
-            # A reload keeps the spoken voice's choice and the surrender setting.
-            one.page.reload()
-            one.page.wait_for_selector("#connection[data-state=live]")
-            assert one.page.is_checked("#voice-speak")
-            assert one.page.input_value("#surrender-at") == "3"
+        # A reload keeps the spoken voice's choice and the surrender setting.
+        one.page.reload()
+        one.page.wait_for_selector("#connection[data-state=live]")
+        assert one.page.is_checked("#voice-speak")
+        assert one.page.input_value("#surrender-at") == "3"
 
-            # The second seat's page never carries the first seat's spell hand.
-            mine = {s["name"] for s in api_view(one, game_url)["me"]["spells"]}
-            theirs = {s["name"] for s in api_view(two, game_url)["me"]["spells"]}
-            dom = two.page.content()
-            for raw in two.sources:
-                assert embedded_view(raw)["me"]["hero"] == "dwarf"
-            for frame in map(json.loads, two.frames):
-                if frame.get("type") == "view":
-                    assert frame["view"]["me"]["hero"] == "dwarf"
-                    assert all(isinstance(h["spells"], int) for h in frame["view"]["heroes"])
-            texts = {s["text"] for s in api_view(one, game_url)["me"]["spells"]} - {
-                s["text"] for s in api_view(two, game_url)["me"]["spells"]
-            }
-            for text in texts:
-                assert text not in dom, f"seat 2 shows a spell of seat 1's hand: {mine - theirs}"
-            for player, errors in players:
-                assert not errors, f"{player.name}: {errors}"
-        finally:
-            browser.close()
+        # The second seat's page never carries the first seat's spell hand.
+        mine = {s["name"] for s in api_view(one, game_url)["me"]["spells"]}
+        theirs = {s["name"] for s in api_view(two, game_url)["me"]["spells"]}
+        dom = two.page.content()
+        for raw in two.sources:
+            assert embedded_view(raw)["me"]["hero"] == "dwarf"
+        for frame in map(json.loads, two.frames):
+            if frame.get("type") == "view":
+                assert frame["view"]["me"]["hero"] == "dwarf"
+                assert all(isinstance(h["spells"], int) for h in frame["view"]["heroes"])
+        texts = {s["text"] for s in api_view(one, game_url)["me"]["spells"]} - {
+            s["text"] for s in api_view(two, game_url)["me"]["spells"]
+        }
+        for text in texts:
+            assert text not in dom, f"seat 2 shows a spell of seat 1's hand: {mine - theirs}"
+        for player, errors in players:
+            assert not errors, f"{player.name}: {errors}"
+    finally:
+        for player, _ in players:
+            player.page.context.close()
 
 
 # ---- 2. A finished game's replay checks fair -------------------------------------------------

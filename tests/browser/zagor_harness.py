@@ -92,6 +92,7 @@ class ZagorTable:
             "game": SimpleNamespace(id=1, outcome=None, room=SimpleNamespace(name="Zagor table")),
             "seat": seat,
             "assets": GAME.assets,
+            "narrator_seat": GAME.narrator_seat,
             "view_json": self.view(seat),
             "api_view_url": f"/api/{seat}/view",
             "api_actions_url": f"/api/{seat}/actions",
@@ -103,7 +104,7 @@ class ZagorTable:
             "confirm": False,
             "rules_in_force": ["The Quest for the Enchanted Orb"],
         }
-        html = render_to_string("play/game.html", context)
+        html = render_to_string(GAME.assets.template, context)
         return html.replace('id="play"', 'id="play" data-live="off"', 1)
 
     def route(self, route: Any) -> None:

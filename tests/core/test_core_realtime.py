@@ -55,6 +55,28 @@ def test_versions_waiting_together_go_out_as_the_newest_and_other_pokes_are_neve
     assert pokes.take() == {}
 
 
+def test_merged_versions_name_only_the_newest_versions_acting_page() -> None:
+    """A version's poke may name the page that played it (its socket skips that version); once
+    merged into a newer version, only the newer one's page is named, so every other socket,
+    the older version's page included, is sent the newer view."""
+    pokes, busy_sender = _ServerPokes(), asyncio.new_event_loop()
+    pokes._sender = lambda: (busy_sender, asyncio.Event())  # type: ignore[method-assign]
+    page_a = {"socket": "page-a-0001", "user": 1, "seat": 2}
+    page_b = {"socket": "page-b-0002", "user": 2, "seat": 3}
+    merges = (
+        ([(5, page_a), (6, None)], None),
+        ([(5, page_a), (6, page_b)], page_b),
+        ([(6, page_b), (5, page_a)], page_b),  # the older one late
+    )
+    for merged, named in merges:
+        for version, answered in merged:
+            message = {"type": "game.changed", "version": version}
+            pokes.add("game-7", message | ({"answered": answered} if answered else {}))
+        (waiting,) = pokes.take().values()
+        assert (waiting["version"], waiting.get("answered")) == (6, named)
+    busy_sender.close()
+
+
 @pytest.mark.asyncio
 async def test_pokes_still_go_out_after_a_drain_has_finished() -> None:
     layer = get_channel_layer()

@@ -69,7 +69,7 @@ class Race:
     assets = BoardAssets(
         board="js/games/heroquest/board.js",
         replay="js/games/heroquest/replay.js",
-        style="css/board.css",
+        style="css/games/heroquest/board.css",
     )
 
     def seat_roles(self, seats: int) -> list[SeatRole]:

@@ -91,7 +91,7 @@ def embedded_view(html: str) -> dict[str, Any]:
 def test_the_table_page_loads_zagors_board_and_style() -> None:
     game_id, clients = launched("enchanted_orb")
     html = clients[0].get(f"/games/{game_id}/").content.decode()
-    assert "js/games/zagor/board.js" in html and "css/zagor.css" in html
+    assert "js/games/zagor/board.js" in html and "css/games/zagor/board.css" in html
     assert "js/games/heroquest/" not in html  # HeroQuest's board is not loaded
     view = embedded_view(html)
     assert view["game"] == "zagor" and view["me"]["hero"] == "barbarian"

@@ -289,3 +289,33 @@ def test_zargons_view_flags_what_the_heroes_have_found(make_game: GameMaker) -> 
     assert len(secret) == 2 and {d["found"] for d in secret} == {False}
     assert all(d["found"] for d in view["map"]["doors"] if not d["secret"])
     assert all(isinstance(sq["revealed"], bool) for sq in view["map"]["squares"])
+
+
+def test_the_action_api_names_the_acting_page_socket_in_its_poke(
+    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`X-Socket-Id` on the POST reaches the game's poke with the acting user and seat (that
+    socket then skips the version: tests/play/test_play_websocket.py); without the header, or
+    with a malformed one, the poke is as it always was."""
+    pokes: list[dict[str, Any]] = []
+    monkeypatch.setattr(
+        "apps.play.services.poke_on_commit",
+        lambda *, group, message: pokes.append(message),
+    )
+    game, users = make_game(2)
+    client = client_for(users[2])
+    plays: tuple[tuple[dict[str, str], dict[str, str]], ...] = (
+        (ROLL, {"X-Socket-Id": "page-one-0001"}),
+        ({"type": "end_turn", "hero": "barbarian"}, {}),
+        ({"type": "roll_movement", "hero": "dwarf"}, {"X-Socket-Id": "x" * 65}),
+    )
+    for version, (action, header) in enumerate(plays):
+        response = client.post(
+            f"/api/games/{game.pk}/actions",
+            {"action": action, "expected_version": version, "idempotency_key": f"k{version}"},
+            content_type="application/json",
+            headers=header,
+        )
+        assert response.status_code == 200, response.content
+    assert pokes[0]["answered"] == {"socket": "page-one-0001", "user": users[2].pk, "seat": 2}
+    assert [("answered" in poke) for poke in pokes] == [True, False, False]

@@ -11,14 +11,20 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import F
 from django.test import Client
 
 from apps.accounts.models import User
 from apps.games.heroquest import HeroQuest
 from apps.games.heroquest import engine as rules
 from apps.play.models import Game
-from apps.play.selectors import game_view
-from apps.play.services import game_group, game_seats_changed, quest_apply_action
+from apps.play.selectors import game_seat_view_encoded, game_view
+from apps.play.services import (
+    game_action_submit,
+    game_group,
+    game_seats_changed,
+    quest_apply_action,
+)
 from apps.rooms.models import Seat
 from config.asgi import application
 from config.routing import websocket_urlpatterns
@@ -229,3 +235,116 @@ async def test_a_new_view_reaches_the_socket_while_the_request_thread_is_busy(
         await busy_requests
     assert (frame["version"], frame["view"]["seat"]) == (1, 1)
     await zargon.disconnect()
+
+
+async def connect_page(game: Game, user: User, socket: str) -> WebsocketCommunicator:
+    """A page's game socket, opened with the page's socket id (static/js/table/net.js)."""
+    communicator = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/?socket={socket}"
+    )
+    communicator.scope["user"] = user
+    assert (await communicator.connect())[0]
+    assert (await communicator.receive_json_from())["version"] == 0
+    return communicator
+
+
+async def page_plays(
+    game: Game, user: User, action: dict[str, Any], version: int, socket: str | None
+) -> Any:
+    return await sync_to_async(game_action_submit)(
+        game_id=game.pk,
+        user=user,
+        action=action,
+        expected_version=version,
+        key=f"{socket}-{version}",
+        socket=socket,
+    )
+
+
+async def test_the_acting_page_is_not_sent_its_own_view_again(make_game: GameMaker) -> None:
+    """The page that played an action has the new view from its answer: its socket skips that
+    version. The same user's other tab, a socket with no id, every other seat, and a socket of
+    another user that happens to carry the same id all get their frames; the next version
+    reaches the acting page again."""
+    game, users = await sync_to_async(make_game)(3)
+    acting = await connect_page(game, users[2], "page-one-0001")
+    other_tab = await connect_page(game, users[2], "page-two-0002")
+    without_id = await connect(game, users[2])
+    await without_id.receive_json_from()
+    same_id_other_user = await connect_page(game, users[1], "page-one-0001")
+    other_seat = await connect_page(game, users[3], "page-three-03")
+
+    answer = await page_plays(game, users[2], ROLL, 0, "page-one-0001")
+
+    assert answer.view.version == 1
+    for communicator, user in (
+        (other_tab, users[2]),
+        (without_id, users[2]),
+        (same_id_other_user, users[1]),
+        (other_seat, users[3]),
+    ):
+        frame = await communicator.receive_json_from()
+        expected = await sync_to_async(game_view)(game_id=game.pk, user=user)
+        assert frame == {"type": "view", "version": 1, "view": expected}
+    assert await acting.receive_nothing()
+    assert (
+        answer.view.frame()
+        == (
+            await sync_to_async(game_seat_view_encoded)(game_id=game.pk, seat=2, state_needed=False)
+        ).frame()
+    )  # what the socket would have sent: the answer brought it
+
+    # The other tab plays next: now it is the one that hears nothing, the first tab hears v2.
+    await page_plays(game, users[2], {"type": "end_turn", "hero": "barbarian"}, 1, "page-two-0002")
+    frame = await acting.receive_json_from()
+    assert (frame["version"], frame["view"]["seat"]) == (2, 2)
+    assert await other_tab.receive_nothing()
+    for communicator in (without_id, same_id_other_user, other_seat):
+        assert (await communicator.receive_json_from())["version"] == 2
+
+    # A refresh still answers with the view: only the poke of its own action is skipped.
+    await acting.send_json_to({"type": "refresh"})
+    assert (await acting.receive_json_from())["version"] == 2
+    for communicator in (acting, other_tab, without_id, same_id_other_user, other_seat):
+        assert await communicator.receive_nothing()
+        await communicator.disconnect()
+
+
+async def test_a_poke_naming_a_socket_skips_it_only_for_its_user_and_seat(
+    make_game: GameMaker,
+) -> None:
+    """A socket id is no key to another person's frames: a poke naming the socket but another
+    user or seat (a page that sent someone else's id) leaves that socket's frame alone."""
+    game, users = await sync_to_async(make_game)(3)
+    page = await connect_page(game, users[2], "page-one-0001")
+    await play_roll(game)  # version 1, played by the site: every socket hears of it
+    assert (await page.receive_json_from())["version"] == 1
+    layer = get_channel_layer()
+    assert layer is not None
+    group = game_group(game_id=game.pk)
+    for version, answered in (
+        (2, {"socket": "page-one-0001", "user": users[3].pk, "seat": 2}),
+        (3, {"socket": "page-one-0001", "user": users[2].pk, "seat": 3}),
+        (4, {"socket": "page-one-0001", "user": users[2].pk}),
+        (5, "page-one-0001"),
+    ):
+        await sync_to_async(_bump_version)(game.pk)
+        await layer.group_send(
+            group, {"type": "game.changed", "version": version, "answered": answered}
+        )
+        assert (await page.receive_json_from())["version"] == version
+    await page.disconnect()
+
+
+def _bump_version(game_id: int) -> None:
+    """A newer version of the game (its state unchanged), as an action would leave it."""
+    Game.objects.filter(pk=game_id).update(version=F("version") + 1)
+
+
+async def test_a_malformed_socket_id_is_no_id(make_game: GameMaker) -> None:
+    game, users = await sync_to_async(make_game)(2)
+    page = await connect_page(game, users[2], "a b")  # spaces: not an id
+    answer = await page_plays(game, users[2], ROLL, 0, "a b")
+    assert answer.view.version == 1
+    assert (await page.receive_json_from())["version"] == 1
+    await page.disconnect()

@@ -161,7 +161,7 @@ def test_the_preview_draws_zargons_view_of_the_quests_start_with_the_games_board
     assert page.status_code == 200
     # The game's own board drawing and styles, fed like the play page (json_script, no inline JS).
     assert 'src="/static/js/quest_preview.js"' in html
-    assert 'href="/static/css/board.css"' in html
+    assert 'href="/static/css/games/heroquest/board.css"' in html
     assert '<svg id="board" class="board"' in html
     view = seat_view_on(html)
     quest = quest_load(slug="ashen_vault")

@@ -85,8 +85,10 @@ class HeroQuest:
     assets = BoardAssets(
         board="js/games/heroquest/board.js",
         replay="js/games/heroquest/replay.js",
-        style="css/board.css",
+        style="css/games/heroquest/board.css",
         extra=("js/games/heroquest/orders.js",),  # standing orders and the recap
+        template="games/heroquest/game.html",
+        replay_template="games/heroquest/replay.html",
     )
     ai_seat_choices = (
         "A player takes seat 1 and plays the monsters",

@@ -61,7 +61,9 @@ class ZagorFace:
     assets = BoardAssets(
         board="js/games/zagor/board.js",
         replay="js/games/zagor/replay.js",
-        style="css/zagor.css",
+        style="css/games/zagor/board.css",
+        template="games/zagor/game.html",
+        replay_template="games/zagor/replay.html",
     )
 
     # --- seats and options -----------------------------------------------------------------------

@@ -19,6 +19,20 @@ export function newKey() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/**
+ * This page's id for its game socket: the socket opens with it (`?socket=`) and every action
+ * POST sends it (`X-Socket-Id`), so the server does not send this page over its socket the view
+ * the action's answer already brought. The page's other tabs and every other seat still get it.
+ */
+export const socketId = newKey();
+
+/** The socket URL with this page's socket id in its query. */
+export function withSocketId(url) {
+  const absolute = new URL(url, location.href);
+  absolute.searchParams.set("socket", socketId);
+  return absolute.href;
+}
+
 /** A readable message from an error body: every refusal of the API is {"detail": "..."}. */
 export function detailOf(body, status) {
   const d = body?.detail;
@@ -51,7 +65,12 @@ export async function postAction(url, action, expectedVersion) {
     const res = await fetch(url, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-CSRFToken": csrfToken(),
+        "X-Socket-Id": socketId,
+      },
       body: JSON.stringify(payload),
     });
     return { status: res.status, body: await readJson(res) };
@@ -101,7 +120,7 @@ export class LiveSocket {
     this.onState("connecting");
     let ws;
     try {
-      ws = new WebSocket(this.url);
+      ws = new WebSocket(withSocketId(this.url));
     } catch {
       this.retry();
       return;

@@ -16,8 +16,8 @@ import {
   samePoint,
   throwableWeapons,
 } from "./model.js";
-import { LiveSocket, detailOf, fetchView, postAction, socketUrl, viewFromResponse } from "../../table/net.js";
-import { Chat } from "../../table/chat.js";
+import { fetchView } from "../../table/net.js";
+import { ask, playAction, readJson, showConnection, showError, startChat, startLive, tableFrame } from "../../table/page.js";
 import { StoryLog } from "./log.js";
 import { heroRef, pretty } from "./names.js";
 import { heroStories } from "./quest_end.js";
@@ -42,8 +42,6 @@ const dom = {
   scroller: $("board-scroll"),
   turn: $("turn-panel"),
   actions: $("actions-panel"),
-  error: $("play-error"),
-  errorText: $("play-error-text"),
   heroes: $("heroes-panel"),
   monsters: $("monsters-panel"),
   quest: $("quest-panel"),
@@ -67,15 +65,6 @@ const urls = {
   lobby: root.dataset.lobbyUrl ?? "/",
   armory: root.dataset.armoryUrl ?? "",
 };
-
-function readJson(id) {
-  try {
-    const value = JSON.parse($(id)?.textContent ?? "null");
-    return typeof value === "string" ? JSON.parse(value) : value;
-  } catch {
-    return null;
-  }
-}
 
 const seatNames = readJson("seat-names") ?? {};
 const story = new StoryLog({
@@ -367,32 +356,9 @@ async function endConfirmed(action) {
   return ask(title, unused, action.type === "end_phase" ? "End the phase" : "End turn anyway");
 }
 
-/** A modal question with two answers; resolves true for `yes`. */
-function ask(title, lines, yes) {
-  const d = dom.dialog;
-  fill($("confirm-title"), title);
-  fill(
-    $("confirm-body"),
-    lines.map((line) => el("p", {}, line)),
-  );
-  fill($("confirm-yes"), yes);
-  return new Promise((resolve) => {
-    const done = () => {
-      d.removeEventListener("close", done);
-      resolve(d.returnValue === "yes");
-    };
-    d.returnValue = "";
-    d.addEventListener("close", done);
-    d.showModal();
-    $("confirm-no").focus();
-  });
-}
-
 function showMessage(text, kind = "error") {
   if (!text) state.networkError = false;
-  dom.error.hidden = !text;
-  dom.error.dataset.kind = kind;
-  dom.errorText.textContent = text ?? "";
+  showError(text, kind);
 }
 
 // ---- Acting -----------------------------------------------------------------------------
@@ -407,26 +373,23 @@ async function perform(action) {
     story.release();
   }
   setBusy(true);
-  const res = await postAction(urls.actions, action, state.view.version);
-  let ok = false;
-  if (res.status >= 200 && res.status < 300) {
-    ok = true;
-    showMessage("");
-    if (action.type === "cast" || action.type === "throw") {
-      state.ui.spell = null;
-      state.ui.throw = null;
-    }
-    const view = viewFromResponse(res.body);
-    if (view?.version !== undefined) setView(view, { force: true });
-    else await refreshView();
-  } else if (res.status === 409) {
-    await refreshView();
-    showMessage("The game moved on before your action arrived; the board is up to date now.", "info");
-  } else {
-    showMessage(detailOf(res.body, res.status), "error");
-    state.networkError = res.status === 0;
-    if (res.status === 0) refreshView();
-  }
+  const { ok } = await playAction({
+    url: urls.actions,
+    action,
+    version: state.view.version,
+    accepted: () => {
+      if (action.type === "cast" || action.type === "throw") {
+        state.ui.spell = null;
+        state.ui.throw = null;
+      }
+    },
+    setView,
+    refreshView,
+    showMessage,
+    networkError: (flag) => {
+      state.networkError = flag;
+    },
+  });
   setBusy(false);
   return ok;
 }
@@ -748,8 +711,6 @@ function initPinch() {
 
 // ---- Live updates -----------------------------------------------------------------------
 
-const CONN_TEXT = { live: "Live", connecting: "Connecting…", offline: "Offline – retrying", closed: "Closed" };
-
 /** The socket was closed for good (4403): say why, and stop trying to catch up. */
 function tableClosed() {
   state.closed = true;
@@ -764,68 +725,22 @@ function tableClosed() {
 }
 
 function setConnection(kind) {
-  dom.conn.dataset.state = kind;
   if (kind === "closed") tableClosed();
   // The connection is back: an error about reaching the server no longer holds.
   if (kind === "live" && state.networkError) showMessage("");
-  fill(dom.conn, el("span", { class: "conn-dot", "aria-hidden": "true" }), CONN_TEXT[kind] ?? kind);
+  showConnection(kind);
 }
 
 function onFrame(frame) {
-  if (frame?.type === "chat") {
-    chat?.receive(frame.message);
-  } else if (frame?.type === "view" && frame.view) {
-    const version = frame.version ?? frame.view.version;
-    if (version > (state.view?.version ?? -1)) setView({ ...frame.view, version });
-  } else if (frame?.type === "clock") {
-    // The host paused or resumed, an away player's clock moved: the clock bar is drawn again.
-    document.dispatchEvent(new CustomEvent("board:clock"));
-  } else if (frame?.type === "error") {
-    showMessage(String(frame.error ?? "The server reported an error."), "error");
-  }
-}
-
-function startLive() {
-  // No view GET when the socket opens: the server sends the seat's current view on every
-  // connect. The table talk catches up on what was said while the socket was down.
-  const socket = new LiveSocket(socketUrl(urls.ws), { onFrame, onOpen: () => chat?.catchUp(), onState: setConnection });
-  socket.start();
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && !state.closed) {
-      if (!socket.refresh()) refreshView();
-      socket.nudge();
-    }
+  tableFrame(frame, {
+    chat,
+    version: () => state.view?.version ?? -1,
+    onView: (view) => setView(view),
+    onError: (text) => showMessage(text, "error"),
   });
-  // If the socket is down, still catch up now and then: the view is the whole truth.
-  setInterval(() => {
-    if (dom.conn.dataset.state !== "live" && !state.closed && document.visibilityState === "visible" && !state.busy) refreshView();
-  }, 20000);
 }
 
 // ---- Start ------------------------------------------------------------------------------
-
-/** Table talk, when the page has a chat URL (the in-memory test harness has none). */
-function startChat() {
-  const url = root.dataset.apiChatUrl;
-  if (!url || !$("chat-log")) return null;
-  const form = $("chat-form"); // absent for spectators: they read, they do not post
-  const text = $("chat-text");
-  const started = new Chat({
-    url,
-    form,
-    text,
-    log: $("chat-log"),
-    scroller: $("chat-scroll"),
-    older: $("chat-older"),
-    narrator: $("chat-narrator"),
-    count: $("chat-count"),
-    error: $("chat-error"),
-    maxLength: Number(text?.getAttribute("maxlength")) || 1000,
-    timeZone: root.dataset.timeZone ?? "",
-  });
-  started.start();
-  return started;
-}
 
 let chat = null;
 
@@ -852,7 +767,10 @@ function init() {
     refreshView();
   }
   chat = startChat();
-  if (root.dataset.live !== "off") startLive();
+  // The table talk catches up on what was said while the socket was down.
+  if (root.dataset.live !== "off") {
+    startLive({ url: urls.ws, onFrame, onOpen: () => chat?.catchUp(), onState: setConnection, refreshView, idle: () => !state.busy });
+  }
 }
 
 init();

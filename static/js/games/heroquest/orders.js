@@ -1,4 +1,4 @@
-// Standing orders and the recap of what you missed, beside the board (templates/play/_orders.html).
+// Standing orders and the recap of what you missed, beside the board (templates/games/heroquest/_orders.html).
 // ES module, no build step. Orders: GET/PUT/DELETE /api/games/<id>/orders (your seat's own; no
 // other seat ever sees them). Recap: GET /api/games/<id>/recap gives your seat's own views since
 // your last visit, drawn here with the board's code; POST /api/games/<id>/seen moves the visit on.

@@ -3,9 +3,9 @@
 // platform's (templates/play/game.html): #play with data-* URLs, the `seat-view` and
 // `seat-names` json_scripts; what the page shows is only what the view and the seat's log give.
 
-import { Chat } from "../../table/chat.js";
 import { el, fill } from "../../table/dom.js";
-import { detailOf, fetchView, LiveSocket, postAction, socketUrl, viewFromResponse } from "../../table/net.js";
+import { detailOf, fetchView, postAction, viewFromResponse } from "../../table/net.js";
+import { ask, playAction, readJson, showConnection, showError, startChat, startLive, tableFrame } from "../../table/page.js";
 import { drawBoard } from "./draw.js";
 import {
   actionsOf,
@@ -39,15 +39,6 @@ import { Voice } from "./voice.js";
 const root = document.getElementById("play");
 const $ = (id) => document.getElementById(id);
 
-function readJson(id) {
-  try {
-    const value = JSON.parse($(id)?.textContent ?? "null");
-    return typeof value === "string" ? JSON.parse(value) : value;
-  } catch {
-    return null;
-  }
-}
-
 /** The panels this game adds to the platform's page, placed among the page's own. */
 function layoutPage() {
   const make = (id, label, cls = "") => el("section", { id, class: `panel-card ${cls}`.trim(), "aria-label": label });
@@ -80,13 +71,10 @@ const dom = {
   scroller: $("board-scroll"),
   turn: $("turn-panel"),
   actions: $("actions-panel"),
-  error: $("play-error"),
-  errorText: $("play-error-text"),
   heroes: $("heroes-panel"),
   dice: $("dice-tray"),
   fight: $("monster-card"),
   outcome: $("outcome-banner"),
-  conn: $("connection"),
   dialog: $("confirm-dialog"),
   turnAnnouncer: $("turn-announcer"),
   ...added,
@@ -252,32 +240,10 @@ function setBusy(busy) {
 
 function showMessage(text, kind = "error") {
   if (!text) state.networkError = false;
-  dom.error.hidden = !text;
-  dom.error.dataset.kind = kind;
-  dom.errorText.textContent = text ?? "";
+  showError(text, kind);
 }
 
 // ---- Acting -----------------------------------------------------------------------------
-
-function ask(title, lines, yes) {
-  const d = dom.dialog;
-  fill($("confirm-title"), title);
-  fill(
-    $("confirm-body"),
-    lines.map((line) => el("p", {}, line)),
-  );
-  fill($("confirm-yes"), yes);
-  return new Promise((resolve) => {
-    const done = () => {
-      d.removeEventListener("close", done);
-      resolve(d.returnValue === "yes");
-    };
-    d.returnValue = "";
-    d.addEventListener("close", done);
-    d.showModal();
-    $("confirm-no").focus();
-  });
-}
 
 async function perform(action) {
   if (state.busy || !action) return false;
@@ -286,26 +252,22 @@ async function perform(action) {
     if (unused.length && !(await ask("End your turn?", unused, "End turn anyway"))) return false;
   }
   setBusy(true);
-  const res = await postAction(urls.actions, action, state.view.version);
-  let ok = false;
-  if (res.status >= 200 && res.status < 300) {
-    ok = true;
-    showMessage("");
-    state.ui.selecting = null;
-    const entries = res.body?.entries ?? [];
-    story.add(entries);
-    const view = viewFromResponse(res.body);
-    if (view?.version !== undefined) setView(view, { force: true });
-    else await refreshView();
-    if (!entries.length) story.catchUp();
-  } else if (res.status === 409) {
-    await refreshView();
-    showMessage("The game moved on before your action arrived; the board is up to date now.", "info");
-  } else {
-    showMessage(detailOf(res.body, res.status), "error");
-    state.networkError = res.status === 0;
-    if (res.status === 0) refreshView();
-  }
+  const { ok, body } = await playAction({
+    url: urls.actions,
+    action,
+    version: state.view.version,
+    accepted: (answer) => {
+      state.ui.selecting = null;
+      story.add(answer?.entries ?? []);
+    },
+    setView,
+    refreshView,
+    showMessage,
+    networkError: (flag) => {
+      state.networkError = flag;
+    },
+  });
+  if (ok && !(body?.entries ?? []).length) story.catchUp();
   setBusy(false);
   return ok;
 }
@@ -369,63 +331,22 @@ function onKey(e) {
 
 // ---- Live updates -----------------------------------------------------------------------
 
-const CONN_TEXT = { live: "Live", connecting: "Connecting…", offline: "Offline – retrying" };
-
 function setConnection(kind) {
-  dom.conn.dataset.state = kind;
   if (kind === "live" && state.networkError) showMessage("");
-  fill(dom.conn, el("span", { class: "conn-dot", "aria-hidden": "true" }), CONN_TEXT[kind] ?? kind);
+  showConnection(kind);
 }
 
 let chat = null;
 
 function onFrame(frame) {
-  if (frame?.type === "chat") chat?.receive(frame.message);
-  else if (frame?.type === "view" && frame.view) {
-    const version = frame.version ?? frame.view.version;
-    if (version > (state.view?.version ?? -1) && setView({ ...frame.view, version })) story.catchUp();
-  } else if (frame?.type === "error") showMessage(String(frame.error ?? "The server reported an error."), "error");
-}
-
-function startLive() {
-  const socket = new LiveSocket(socketUrl(urls.ws), {
-    onFrame,
-    onOpen: () => {
-      chat?.catchUp();
-      story.catchUp();
+  tableFrame(frame, {
+    chat,
+    version: () => state.view?.version ?? -1,
+    onView: (view) => {
+      if (setView(view)) story.catchUp();
     },
-    onState: setConnection,
+    onError: (text) => showMessage(text, "error"),
   });
-  socket.start();
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") {
-      if (!socket.refresh()) refreshView();
-      socket.nudge();
-    }
-  });
-  setInterval(() => {
-    if (dom.conn.dataset.state !== "live" && document.visibilityState === "visible" && !state.busy) refreshView();
-  }, 20000);
-}
-
-function startChat() {
-  const url = root.dataset.apiChatUrl;
-  if (!url || !$("chat-log")) return null;
-  const text = $("chat-text");
-  const started = new Chat({
-    url,
-    form: $("chat-form"),
-    text,
-    log: $("chat-log"),
-    scroller: $("chat-scroll"),
-    older: $("chat-older"),
-    narrator: $("chat-narrator"),
-    count: $("chat-count"),
-    error: $("chat-error"),
-    maxLength: Number(text?.getAttribute("maxlength")) || 1000,
-  });
-  started.start();
-  return started;
 }
 
 async function init() {
@@ -440,7 +361,13 @@ async function init() {
   await story.start();
   renderDice(dom.dice, lastRoll(story.sorted()));
   root.dataset.ready = "true";
-  if (root.dataset.live !== "off") startLive();
+  if (root.dataset.live !== "off") {
+    const onOpen = () => {
+      chat?.catchUp();
+      story.catchUp();
+    };
+    startLive({ url: urls.ws, onFrame, onOpen, onState: setConnection, refreshView, idle: () => !state.busy });
+  }
 }
 
 init();

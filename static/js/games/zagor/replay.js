@@ -1,16 +1,15 @@
 // Legend of Zagor's replay page: a finished game step by step (GET /api/games/{id}/replay), drawn
-// with the table's own code from each step's replay view (every tile's face shown), the dice
-// checked against the revealed seed (static/js/fairness.js). First / back / forward / last are
-// drawn icons; ArrowLeft / ArrowRight step; `?step=N` opens step N.
+// with the table's own code from each step's replay view (every tile's face shown). The
+// controls, the keys, `?step=N` and the dice checked against the revealed seed are every game's
+// (static/js/table/replay_controls.js); first / back / play / forward / last are drawn icons here.
 
 import { el, fill, svgEl } from "../../table/dom.js";
-import { verifyReplay } from "../../fairness.js";
+import { entriesUpTo, startReplay } from "../../table/replay_controls.js";
 import { drawBoard } from "./draw.js";
 import { heroOf, levelsInPlay, mergeReplayView, outcomeText } from "./model.js";
 import { renderDice, renderFight, renderSheets, renderTurn } from "./panels.js";
 import { storyItem } from "./story.js";
 
-const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);
 const dom = {
   svg: $("board"),
@@ -19,17 +18,9 @@ const dom = {
   heroes: $("heroes-panel"),
   log: $("game-log"),
   logScroll: $("log-scroll"),
-  status: $("replay-status"),
-  slider: $("replay-slider"),
-  stepOut: $("replay-step"),
-  round: $("replay-round"),
-  speed: $("replay-speed"),
   play: $("replay-play"),
-  verify: $("verify-dice"),
-  result: $("verify-result"),
 };
 const LOG_SHOWN = 300;
-const replay = { fairness: null, steps: [], views: [], current: 0, timer: null };
 
 // Icons as paths on a 24 x 24 grid: bar + triangle (first / last), chevrons (back / forward),
 // and play / pause.
@@ -58,37 +49,13 @@ function drawIcons() {
     const b = $(id);
     if (b) fill(b, icon(name));
   }
-  setPlayButton(false);
+  setPlayButton(dom.play, false);
 }
 
-function setPlayButton(playing) {
-  fill(dom.play, icon(playing ? "pause" : "play"), el("span", { class: "sr-only" }, playing ? "Pause" : "Play"));
-  dom.play.setAttribute("aria-label", playing ? "Pause" : "Play");
-  dom.play.setAttribute("aria-pressed", playing ? "true" : "false");
-}
-
-async function load() {
-  const url = root.dataset.apiReplayUrl;
-  let total = null;
-  while (total === null || replay.steps.length < total) {
-    const response = await fetch(`${url}?start=${replay.steps.length}&count=200`, { headers: { Accept: "application/json" } });
-    if (!response.ok) throw new Error(`The replay could not be loaded (${response.status}).`);
-    const page = await response.json();
-    total = page.total;
-    replay.fairness = page.fairness;
-    if (!page.steps.length) break;
-    for (const step of page.steps) {
-      replay.views.push(mergeReplayView(replay.views[replay.views.length - 1], step));
-      replay.steps.push(step);
-    }
-    dom.status.textContent = `Loading… ${replay.steps.length} of ${total} steps`;
-  }
-}
-
-function entriesUpTo(n) {
-  const out = [];
-  for (let i = n; i >= 0 && out.length < LOG_SHOWN; i--) out.unshift(...replay.steps[i].entries);
-  return out.slice(-LOG_SHOWN);
+function setPlayButton(button, playing) {
+  fill(button, icon(playing ? "pause" : "play"), el("span", { class: "sr-only" }, playing ? "Pause" : "Play"));
+  button.setAttribute("aria-label", playing ? "Pause" : "Play");
+  button.setAttribute("aria-pressed", playing ? "true" : "false");
 }
 
 /** What the step did, in words: who acted and the step's first line. */
@@ -98,12 +65,8 @@ function stepSummary(step, view) {
   return `${who}: ${step.action?.type ?? "?"}`;
 }
 
-function show(n) {
-  const last = replay.steps.length - 1;
-  n = Math.max(0, Math.min(last, n));
-  replay.current = n;
-  const step = replay.steps[n];
-  const view = { ...replay.views[n], legal_actions: [], me: null };
+function show(n, step, stepView, replay) {
+  const view = { ...stepView, legal_actions: [], me: null };
   const drawn = drawBoard(dom.svg, view, {});
   const boxes = drawn.boxes;
   if (boxes.length) {
@@ -117,16 +80,8 @@ function show(n) {
   renderDice(dom.dice, step.entries);
   renderSheets(dom.heroes, view);
   renderFight(ensureFightCard(), view);
-  fill(dom.log, entriesUpTo(n).map(storyItem));
+  fill(dom.log, entriesUpTo(replay.steps, n, LOG_SHOWN).map(storyItem));
   dom.logScroll.scrollTop = dom.logScroll.scrollHeight;
-  dom.slider.value = String(n);
-  dom.stepOut.textContent = `${n} / ${last}`;
-  dom.round.value = String(step.round);
-  root.dataset.step = String(n);
-  const params = new URLSearchParams(window.location.search);
-  params.set("step", String(n));
-  history.replaceState(null, "", `?${params}`);
-  if (n === last) stop();
 }
 
 function ensureFightCard() {
@@ -138,123 +93,18 @@ function ensureFightCard() {
   return card;
 }
 
-function stop() {
-  clearTimeout(replay.timer);
-  replay.timer = null;
-  setPlayButton(false);
-}
-
-function play() {
-  if (replay.timer) return stop();
-  if (replay.current === replay.steps.length - 1) show(0);
-  setPlayButton(true);
-  const next = () => {
-    replay.timer = setTimeout(() => {
-      show(replay.current + 1);
-      if (replay.timer) next();
-    }, Number(dom.speed.value));
-  };
-  next();
-}
-
-function fillRounds() {
-  const firstOf = new Map();
-  replay.steps.forEach((s, i) => {
-    if (!firstOf.has(s.round)) firstOf.set(s.round, i);
-  });
-  fill(
-    dom.round,
-    [...firstOf].map(([round, i]) => el("option", { value: String(round), dataset: { step: String(i) } }, `Round ${round}`)),
-  );
-  dom.round.addEventListener("change", () => show(Number(dom.round.selectedOptions[0].dataset.step)));
-}
-
-async function verify() {
-  dom.verify.disabled = true;
-  dom.result.textContent = "Checking every die against the seed…";
-  const result = await verifyReplay(replay.fairness, replay.steps);
-  root.dataset.verified = result.ok ? "ok" : "failed";
-  dom.result.className = `small ${result.ok ? "verify-ok" : "error"}`;
-  dom.result.textContent = result.ok
-    ? `✓ Fair: the seed matches its commitment, and all ${result.draws} draws (${result.dice} d10s in the log, the rest shuffles and the voice's choices) are the seed's.`
-    : `✗ ${result.problem}`;
-  if (!result.ok && result.step !== null) show(result.step);
-  dom.verify.disabled = false;
-}
-
-function wire() {
-  const go = (to) => () => {
-    stop();
-    show(to());
-  };
-  $("replay-first").addEventListener(
-    "click",
-    go(() => 0),
-  );
-  $("replay-back").addEventListener(
-    "click",
-    go(() => replay.current - 1),
-  );
-  $("replay-forward").addEventListener(
-    "click",
-    go(() => replay.current + 1),
-  );
-  $("replay-last").addEventListener(
-    "click",
-    go(() => replay.steps.length - 1),
-  );
-  dom.play.addEventListener("click", play);
-  dom.speed.addEventListener("change", () => {
-    if (replay.timer) {
-      stop();
-      play();
-    }
-  });
-  dom.slider.addEventListener("input", () => {
-    stop();
-    show(Number(dom.slider.value));
-  });
-  dom.verify.addEventListener("click", verify);
-  document.addEventListener("keydown", (e) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || !replay.steps.length) return;
-    if (e.target.closest?.("input, textarea, select, [contenteditable]")) return;
-    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
-      e.preventDefault();
-      stop();
-      show(replay.current + (e.key === "ArrowRight" ? 1 : -1));
-    }
-  });
-}
-
-function showFairness() {
-  const f = replay.fairness ?? {};
-  $("seed-commitment").textContent = f.commitment || "none (this game was launched before the dice were sealed)";
-  $("seed-revealed").textContent = f.seed ?? "";
-  $("salt-revealed").textContent = f.salt ?? "";
-  dom.verify.disabled = !(f.revealed && f.commitment);
-}
-
-async function main() {
-  drawIcons();
-  wire();
-  // HeroQuest's monster list has no place here.
-  const monsters = $("monsters-panel");
-  if (monsters) monsters.hidden = true;
-  try {
-    await load();
-  } catch (err) {
-    dom.status.textContent = err.message;
-    return;
-  }
-  dom.slider.max = String(replay.steps.length - 1);
-  fillRounds();
-  showFairness();
-  const wanted = Number(new URLSearchParams(window.location.search).get("step") ?? 0);
-  show(Number.isFinite(wanted) ? wanted : 0);
+/** "312 actions. The heroes won: ..." */
+function summary(replay) {
+  const outcome = $("replay")?.dataset.outcome;
   const lastView = replay.views[replay.views.length - 1] ?? {};
-  dom.status.textContent = `${replay.steps.length - 1} actions. ${outcomeText({ ...lastView, outcome: root.dataset.outcome || lastView.outcome })}`;
-  root.dataset.loaded = "true";
-  if (!dom.verify.disabled) await verify();
+  return `${replay.steps.length - 1} actions. ${outcomeText({ ...lastView, outcome: outcome || lastView.outcome })}`;
 }
 
-main();
+drawIcons();
+startReplay({
+  merge: mergeReplayView,
+  show,
+  summary,
+  diceWords: "d10s in the log, the rest shuffles and the voice's choices",
+  showPlaying: setPlayButton,
+});
