@@ -314,6 +314,24 @@ class OrderStep:
     remaining: Json
 
 
+@dataclass(frozen=True)
+class RulesDocuments:
+    """A game's rules as documents of the project (Markdown, paths from the project's root): the
+    rules for players, in a player's words with the site's own readings marked "On this site"
+    (the page /rules/<slug>/), and the site's complete reference, which code and tests cite (the
+    page /rules/<slug>/reference/)."""
+
+    players: str
+    reference: str
+
+
+@runtime_checkable
+class RulesPages(Protocol):
+    """A game whose rules the site serves (both shipped games). A face without them gets none."""
+
+    rules_documents: RulesDocuments
+
+
 @runtime_checkable
 class StandingOrders(Protocol):
     """What a game offers to play a seat's turn ahead of time (HeroQuest: a path, a door, one

@@ -1,13 +1,15 @@
 from django.urls import path
 
-from apps.play import clock_views, views
+from apps.play import clock_views, rules_pages, views
 
 app_name = "play"
 
 urlpatterns = [
     path("rooms/<int:room_id>/launch", views.launch, name="launch"),
     path("games/<int:game_id>/", views.game_page, name="game"),
-    path("rules/", views.rules_page, name="rules"),
+    path("rules/", rules_pages.rules_index, name="rules"),
+    path("rules/<slug:slug>/", rules_pages.rules_page, name="rules_game"),
+    path("rules/<slug:slug>/reference/", rules_pages.rules_reference, name="rules_reference"),
     path("games/<int:game_id>/pause", views.pause, name="pause"),
     path("games/<int:game_id>/resume", views.resume, name="resume"),
     path("games/<int:game_id>/replay/", views.replay_page, name="replay"),

@@ -1,12 +1,8 @@
-"""Pages of the play app: the lobby, launching a room's quest, the game page, the rules."""
+"""Pages of the play app: the lobby, launching a room's quest, the game page (the rules pages:
+apps/play/rules_pages.py)."""
 
-import re
 from collections.abc import Callable
-from functools import cache
-from pathlib import Path
 
-import markdown
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -14,7 +10,6 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
-from markdown.extensions.toc import slugify
 
 from apps.accounts.models import User
 from apps.games.port import SPECTATOR_SEAT
@@ -24,6 +19,7 @@ from apps.play.links import game_by_replay_link, game_watch_by_link
 from apps.play.models import Game
 from apps.play.notices import game_topic
 from apps.play.replay import game_for_replay
+from apps.play.rules_pages import rules_links, rules_url
 from apps.play.selectors import (
     game_campaign_id,
     game_clock_for,
@@ -38,15 +34,14 @@ from apps.play.selectors import (
 from apps.play.services import CHAT_MAX_LENGTH, game_launch, game_replay_publish
 from apps.play.table import game_pause, game_resume, game_spectators_set
 
-RULES_FILE = Path(settings.BASE_DIR) / "docs/rules.md"
-
 
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby for players; the welcome page for visitors."""
     if not request.user.is_authenticated:
         return render(request, "home.html")
     assert isinstance(request.user, User)
-    return render(request, "play/lobby.html", {"lobby": lobby_for(user=request.user)})
+    context = {"lobby": lobby_for(user=request.user), "rules": rules_links()}
+    return render(request, "play/lobby.html", context)
 
 
 def _room_url(room_id: int) -> str:
@@ -94,7 +89,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "view_json": view,
         "seat_names": game_seat_names(game=game),
         "confirm": request.user.confirm_actions,
-        "rules_url": reverse("play:rules"),
+        "rules_url": rules_url(face),  # the game's own rules; its story cites their sections
         "lobby_url": reverse("home"),
         "armory_url": _campaign_url(game),
         "api_view_url": reverse("api:game_view", args=[game_id]),
@@ -201,7 +196,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "assets": (assets := game_face_of(game).assets),
         "is_host": request.user.is_authenticated and game.room.host_id == request.user.pk,
         "api_replay_url": reverse("api:game_replay", args=[game.pk]),
-        "rules_url": reverse("play:rules"),
+        "rules_url": rules_url(game_face_of(game)),
     }
     return render(request, assets.replay_template, context)
 
@@ -217,7 +212,7 @@ def replay_link_page(request: HttpRequest, token: str) -> HttpResponse:
         "assets": (assets := game_face_of(game).assets),
         "is_host": False,
         "api_replay_url": reverse("api:replay_link", args=[token]),
-        "rules_url": reverse("play:rules"),
+        "rules_url": rules_url(game_face_of(game)),
     }
     return render(request, assets.replay_template, context)
 
@@ -251,29 +246,3 @@ def _campaign_url(game: Game) -> str:
     """The campaign page (with each hero's armory) of a campaign quest, else ""."""
     campaign_id = game_campaign_id(game=game)
     return reverse("campaigns:detail", args=[campaign_id]) if campaign_id else ""
-
-
-def _section_slug(value: str, separator: str) -> str:
-    """Numbered sections get stable anchors ("7. Traps" -> "rules-7") that game logs link to."""
-    number = re.match(r"\s*(\d+[a-z]?)\.", value)
-    return f"rules-{number[1]}" if number else slugify(value, separator)
-
-
-@cache
-def _rules_html(mtime: float) -> tuple[str, str]:
-    """docs/rules.md as HTML (body, table of contents); cached per file version."""
-    md = markdown.Markdown(
-        extensions=["tables", "toc"], extension_configs={"toc": {"slugify": _section_slug}}
-    )
-    body = md.convert(RULES_FILE.read_text(encoding="utf-8"))
-    # Wide tables scroll sideways on a phone, in a region the keyboard can reach too.
-    body = body.replace(
-        "<table>", '<div class="table-wrap" tabindex="0" role="region" aria-label="Table"><table>'
-    ).replace("</table>", "</table></div>")
-    return body, str(getattr(md, "toc", ""))
-
-
-def rules_page(request: HttpRequest) -> HttpResponse:
-    """The rules this site enforces, from docs/rules.md: reachable from every game."""
-    body, toc = _rules_html(RULES_FILE.stat().st_mtime)
-    return render(request, "play/rules.html", {"rules_html": body, "rules_toc": toc})

@@ -118,7 +118,7 @@ class EngineTable:
             "api_actions_url": f"/api/{seat}/actions",
             "api_events_url": f"/api/{seat}/events",
             "ws_url": "/ws/none/",
-            "rules_url": "/rules/",
+            "rules_url": "/rules/heroquest/",
             "lobby_url": "/",
             "armory_url": self.armory_url,
             "seat_names": {1: "zora", 2: "alba", 3: "bran"},

@@ -413,7 +413,7 @@ def test_the_story_pages_back_to_the_first_entry_in_either_order(page: Any, keys
     # Entries cite the rule that applied, linked to the rules page.
     rule = page.locator("#game-log .log-rule").first
     assert re.match(r"rules \d+b?: ", rule.text_content() or "")
-    assert re.search(r"/rules/#rules-\d+", rule.get_attribute("href") or "")
+    assert re.search(r"/rules/heroquest/#rules-\d+", rule.get_attribute("href") or "")
 
 
 def test_clicking_an_entry_highlights_its_squares(page: Any) -> None:

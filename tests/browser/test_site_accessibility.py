@@ -29,6 +29,14 @@ from tests.servers import ROOT
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = ROOT / "var" / "screenshots"
+# The rules: the list of games, each game's rules for players and its complete reference.
+RULES = (
+    "/rules/",
+    "/rules/heroquest/",
+    "/rules/zagor/",
+    "/rules/heroquest/reference/",
+    "/rules/zagor/reference/",
+)
 SIZES: dict[str, Any] = {
     "desktop": {"width": 1366, "height": 900},
     "phone": {"width": 390, "height": 844},
@@ -67,7 +75,7 @@ def test_axe_finds_no_serious_violation_on_any_page(chromium: str, site: str) ->
             ada, bo = players["ada"], players["bo"]
 
             # Visitors: the welcome page, logging in, signing up, the rules, a missing page.
-            for path in ("/", "/accounts/login/", "/accounts/signup/", "/rules/", "/no/such/"):
+            for path in ("/", "/accounts/login/", "/accounts/signup/", *RULES, "/no/such/"):
                 check(ada.page, f"{site}{path}", found)
                 check(bo.page, f"{site}{path}", found)
             for player in (ada, bo):

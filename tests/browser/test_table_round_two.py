@@ -1,19 +1,21 @@
 """The table, round two (issue 21), against the real engine in Chromium (tests/browser/harness.py):
 clicking an adjacent monster asks before attacking (as a far move does; the profile's setting
-turns it off), and a phone turn is played by taps on squares of a playable size.
+turns it off), a phone turn is played by taps on squares of a playable size, and monsters read
+"Orc", "Orc 2" on the board, its cards and buttons, never by an id.
 
 Screenshots go to var/screenshots/ (not committed).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from apps.games.heroquest.engine import State, load_quest, new_game
 
-from .harness import EngineTable, explore_until, legal, seat_on_turn, wait_idle
+from .harness import ZARGON, EngineTable, explore_until, legal, seat_on_turn, wait_idle
 from .test_play_table import (  # noqa: F401 (browser and page are fixtures)
     SHOTS,
     browser,
@@ -108,3 +110,50 @@ def test_a_phone_turn_is_played_by_taps_on_playable_squares(browser: Any) -> Non
     errors = phone.errors
     phone.context.close()
     assert not errors, errors
+
+
+# ---- Monsters read without ids ----------------------------------------------------------------
+
+# A public id ("m2", "t1", "d3") or Zargon's handle of a hidden piece ("z-m-cook_goblin_1").
+RAW_ID = re.compile(r"\b[mtdaf]\d+\b|\bz-[a-z]-")
+
+READ_TEXT = """() => {
+    const root = document.getElementById('play');
+    for (const d of root.querySelectorAll('details')) d.open = true;
+    const out = [root.innerText];
+    for (const node of root.querySelectorAll('[aria-label], [title], title, [alt]')) {
+        for (const name of ['aria-label', 'title', 'alt']) {
+            if (node.getAttribute(name)) out.push(node.getAttribute(name));
+        }
+        if (node.tagName.toLowerCase() === 'title') out.push(node.textContent);
+    }
+    return out.join('\\n');
+}"""
+
+
+def two_orcs_in_sight() -> State:
+    """The Ashen Vault once the heroes have seen two orcs (Zargon holds more, unrevealed)."""
+
+    def two_orcs(state: State) -> bool:
+        return sum(m.kind == "orc" and m.pub is not None for m in state.monsters.values()) >= 2
+
+    return explore_until(new_game(load_quest("ashen_vault"), 2, 7), two_orcs)
+
+
+@pytest.mark.parametrize("seat", [2, ZARGON])
+def test_monsters_read_by_kind_and_number_never_by_id(page: Any, seat: int) -> None:  # noqa: F811
+    table = EngineTable(two_orcs_in_sight())
+    table.open(page, seat)
+    orcs = [m for m in table.view(seat)["monsters"] if m["kind"] == "orc" and m["number"]]
+    second = next(m for m in orcs if m["number"] == 2)
+    token = page.locator(f'#board [data-monster="{second["id"]}"]')
+    assert (token.locator("title").text_content() or "").startswith("Orc 2: Body ")
+    token.scroll_into_view_if_needed()
+    click_square(page, f"{second['position'][0]},{second['position'][1]}")
+    card = page.locator("#monster-card .stat-card-title")
+    card.wait_for(state="visible")
+    assert card.text_content() == "Orc 2"
+    text = page.evaluate(READ_TEXT)
+    assert "Orc 2" in text
+    assert not RAW_ID.findall(text), RAW_ID.findall(text)
+    page.screenshot(path=str(SHOTS / f"monster-labels-seat{seat}-{page.size}.png"))

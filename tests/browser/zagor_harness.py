@@ -98,7 +98,7 @@ class ZagorTable:
             "api_actions_url": f"/api/{seat}/actions",
             "api_events_url": f"/api/{seat}/events",
             "ws_url": "/ws/none/",
-            "rules_url": "/rules/",
+            "rules_url": "/rules/zagor/",
             "lobby_url": "/",
             "seat_names": {1: "zora", 2: "alba", 3: "bran", 4: "odo"},
             "confirm": False,

@@ -184,17 +184,6 @@ def test_the_game_page_names_the_players_and_carries_the_confirmation_setting(
     assert 'data-confirm="off"' in client_for(users[2]).get(f"/games/{game.pk}/").content.decode()
 
 
-def test_the_rules_page_is_docs_rules_md_with_an_anchor_per_section(make_game: GameMaker) -> None:
-    game, users = make_game(2)
-    game_page = client_for(users[2]).get(f"/games/{game.pk}/").content.decode()
-    assert 'href="/rules/"' in game_page
-
-    page = Client().get("/rules/").content.decode()  # no login needed to read the rules
-    assert '<h2 id="rules-7">7. Traps</h2>' in page
-    assert 'id="rules-8b"' in page and "Dread spells" in page
-    assert "<table>" in page  # the rules' tables are tables
-
-
 def test_a_missing_page_is_styled_with_the_site_navigation(make_game: GameMaker) -> None:
     _, users = make_game(2)
     response = client_for(users[2]).get("/no/such/page/")

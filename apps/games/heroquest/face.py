@@ -21,6 +21,7 @@ from apps.games.port import (
     OrderStep,
     Refusal,
     RefusalKind,
+    RulesDocuments,
     Scenario,
     ScenarioError,
     SeatRole,
@@ -77,6 +78,8 @@ class HeroQuest:
     ai_seat: int | None = ZARGON_SEAT
     narrator_seat: int | None = ZARGON_SEAT
     scenario_words = ("quest", "quests")
+    # The rules pages (/rules/heroquest/): the players' text and the reference the code cites.
+    rules_documents = RulesDocuments(players="docs/players/heroquest.md", reference="docs/rules.md")
     table_summary = (
         "Seat 1 is Zargon (a player, or the monster AI for solo play); the other seats share the "
         "Barbarian, the Dwarf, the Elf and the Wizard."

@@ -12,6 +12,7 @@ from apps.games.port import (
     OptionSpec,
     Refusal,
     RefusalKind,
+    RulesDocuments,
     Scenario,
     ScenarioError,
     SeatRole,
@@ -52,6 +53,10 @@ class ZagorFace:
     ai_seat: int | None = None
     narrator_seat: int | None = None  # the server speaks for Zagor; nobody narrates
     scenario_words = ("tale", "tales")
+    # The rules pages (/rules/zagor/): the players' text and the reference the code cites.
+    rules_documents = RulesDocuments(
+        players="docs/players/zagor.md", reference="docs/zagor/rules.md"
+    )
     table_summary = (
         "Every seat is a hero (Anvar, Stubble, Braxus, Sallazar in seat order); one person may "
         "play alone. The server is the voice of Zagor."

@@ -63,18 +63,26 @@ def monster_name(m: MonsterState, s: State) -> str:
     if m.name:
         return m.name
     base = display_name(m.kind)
-    if m.pub is None:
+    number = monster_number(m, s)
+    if number is None or number == 1:
         return base
+    word = ORDINALS[number - 2] if number - 1 <= len(ORDINALS) else f"number {number}"
+    return f"the {word} {base.removeprefix('the ')}"
+
+
+def monster_number(m: MonsterState, s: State) -> int | None:
+    """The monster's number among the monsters of its kind the heroes have seen, in the order
+    they came into sight (1 for the first orc, 2 for "the second orc"); None for a named monster
+    or one the heroes have not seen. Counted from revealed monsters only, so it tells nothing
+    of what is still hidden."""
+    if m.name or m.pub is None:
+        return None
     number = _pub_number(m.pub)
-    rank = sum(
+    return 1 + sum(
         1
         for o in s.monsters.values()
         if o.kind == m.kind and o.pub and not o.name and _pub_number(o.pub) < number
     )
-    if rank == 0:
-        return base
-    word = ORDINALS[rank - 1] if rank <= len(ORDINALS) else f"number {rank + 1}"
-    return f"the {word} {base.removeprefix('the ')}"
 
 
 def _pub_number(pub: str) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 from .actions import action_to_json
 from .board import Board
 from .combat import hero_attack_dice, hero_defend_dice, monster_attack_dice, monster_defend_dice
+from .context import monster_name, monster_number
 from .data import HERO_ORDER, SPECTATOR_SEAT, ZARGON_SEAT, heroes_of_seat, seat_of_hero
 from .engine import legal_actions
 from .events import event_for_seat
@@ -268,6 +269,11 @@ def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str,
     out: dict[str, Any] = {
         "id": m.pub or zid("m", m.key),
         "kind": m.kind,
+        # How the story names it ("the orc", "the second orc", a villain's own name) and its
+        # number among the monsters of its kind the heroes have seen (None: named, or unseen):
+        # what the page shows instead of an id.
+        "name": monster_name(m, s),
+        "number": monster_number(m, s),
         "position": sq_json(m.position),
         "body": m.body,
         "body_max": m.body_max,

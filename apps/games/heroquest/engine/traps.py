@@ -200,8 +200,8 @@ def do_disarm(ctx: Ctx, a: A.Disarm) -> None:
     ctx.emit(
         make_event(
             "disarm",
-            f"{cap(hero_name(h))} tries to disarm the {TRAP_NAMES[ctx.geo.traps[trap_id].kind]} "
-            f"({a.trap}): {faces_text([face])}; {verdict}",
+            f"{cap(hero_name(h))} tries to disarm the {TRAP_NAMES[ctx.geo.traps[trap_id].kind]}: "
+            f"{faces_text([face])}; {verdict}",
             dice=[combat_dice([face], h.hero)],
             hero=h.hero,
             trap=a.trap,
@@ -279,13 +279,14 @@ def do_jump(ctx: Ctx, a: A.Jump) -> None:
     s.turn.has_moved = True
     face = ctx.dice.combat()
     name = cap(hero_name(h))
+    trap = TRAP_NAMES[ctx.geo.traps[trap_id].kind]  # named by its kind, never by its id
     if face != "skull":
         s.turn.movement_left -= 2
         h.position = a.to
         ctx.emit(
             make_event(
                 "jump",
-                f"{name} jumps the trap ({a.trap}): {faces_text([face])}; lands safely on "
+                f"{name} jumps the {trap}: {faces_text([face])}; lands safely on "
                 f"{square_text(a.to)}.",
                 dice=[combat_dice([face], h.hero)],
                 hero=h.hero,
@@ -298,7 +299,7 @@ def do_jump(ctx: Ctx, a: A.Jump) -> None:
     ctx.emit(
         make_event(
             "jump",
-            f"{name} tries to jump the trap ({a.trap}): {faces_text([face])}; and falls short!",
+            f"{name} tries to jump the {trap}: {faces_text([face])}; and falls short!",
             dice=[combat_dice([face], h.hero)],
             hero=h.hero,
             success=False,

@@ -19,7 +19,7 @@ import {
 import { fetchView } from "../../table/net.js";
 import { ask, playAction, readJson, showConnection, showError, startChat, startLive, tableFrame } from "../../table/page.js";
 import { StoryLog } from "./log.js";
-import { heroRef, pretty } from "./names.js";
+import { heroRef, monsterRef } from "./names.js";
 import { heroStories } from "./quest_end.js";
 import {
   renderActions,
@@ -513,7 +513,7 @@ function renderPending() {
   bar.setAttribute("aria-label", pending.action ? "Confirm the attack" : "Confirm the move");
   if (pending.action) {
     const figure = state.index.figures.get(pending.key);
-    const name = figure?.kind === "hero" ? heroRef(figure.data) : `the ${pretty(figure?.data?.kind ?? "monster").toLowerCase()}`;
+    const name = figure?.kind === "hero" ? heroRef(figure.data) : monsterRef(figure?.data);
     bar.hidden = false;
     fill(
       bar,

@@ -2,6 +2,7 @@
 // (pips). Each die carries an accessible label.
 
 import { el, svgEl, svgText } from "../../table/dom.js";
+import { monsterLabel } from "./names.js";
 
 const SHIELD = "M12 4.2 L18.6 6.6 V11.6 C18.6 15.8 15.6 18.9 12 20.4 C8.4 18.9 5.4 15.8 5.4 11.6 V6.6 Z";
 
@@ -96,13 +97,13 @@ export function diceRoll(roll, label = "") {
   return group;
 }
 
-/** Who rolled: "Barbarian", "Durin", "orc" (never an id). */
+/** Who rolled: "Barbarian", "Durin", "Orc 2" (never an id). */
 function rollerName(who, index) {
   if (!who || !index) return "";
   const h = index.heroes.get(who);
   if (h) return h.name || h.hero;
   const m = index.monsters.get(who);
-  if (m) return m.kind.replace(/_/g, " ");
+  if (m) return monsterLabel(m);
   return "";
 }
 

@@ -3,7 +3,7 @@
 import { defineFigures, drawFurniturePiece, placeFigure } from "./art.js";
 import { svgEl, svgText } from "../../table/dom.js";
 import { keyOf } from "./model.js";
-import { heroDisplay, heroName, heroRef, joinNames, monsterLabel, pretty, shortId, trapName } from "./names.js";
+import { heroDisplay, heroName, heroRef, joinNames, monsterBadge, monsterLabel, pretty, trapName } from "./names.js";
 
 const MARGIN = 0.25;
 
@@ -223,7 +223,7 @@ function drawTraps(svg, view, index) {
     const hiddenCls = t.detected === false ? " trap-undetected" : "";
     const trap = svgEl("g", { class: `trap trap-${t.kind} trap-${t.state}${hiddenCls}`, "data-id": t.id }, g);
     const state = t.detected === false ? "undetected" : t.state;
-    svgText("title", {}, `${pretty(trapName(t.kind))} (${shortId(t.id) || "hidden"}, ${state})`, trap);
+    svgText("title", {}, `${pretty(trapName(t.kind))} (${state})`, trap);
     if (t.square) {
       trapIcon(trap, t, t.square[0], t.square[1]);
     } else if (t.furniture) {
@@ -413,7 +413,8 @@ function drawMonster(g, m, selected) {
   if (selected) svgEl("rect", { x: x + 0.02, y: y + 0.02, width: 0.96, height: 0.96, rx: 0.18, class: "selected-ring" }, node);
   svgEl("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.44, class: "monster-token" }, node);
   placeFigure(node, m.kind, x, y, 0.03);
-  if (shortId(m.id)) svgText("text", { x: x + 0.17, y: y + 0.14, class: "monster-id" }, shortId(m.id), node);
+  const badge = monsterBadge(m);
+  if (badge) svgText("text", { x: x + 0.17, y: y + 0.14, class: "monster-id", "aria-hidden": "true" }, badge, node);
   if (m.asleep) svgText("text", { x: x + 0.82, y: y + 0.2, class: "asleep-mark" }, "z", node);
   bodyBadge(node, x, y, m);
 }

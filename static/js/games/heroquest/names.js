@@ -9,18 +9,6 @@ export const HERO_COLOURS = {
   wizard: "#2471a3",
 };
 
-const MONSTER_SHORT = {
-  goblin: "Gob",
-  orc: "Orc",
-  abomination: "Abom",
-  skeleton: "Skel",
-  zombie: "Zomb",
-  mummy: "Mum",
-  dread_warrior: "Dread",
-  gargoyle: "Garg",
-  dread_warden: "Warden",
-};
-
 // Monster Move values (rules section 9): an upper bound for the multi-square path preview.
 export const MONSTER_MOVE = {
   goblin: 10,
@@ -65,20 +53,31 @@ export function heroRef(h) {
   return name && name !== heroName(h?.hero) ? name : `the ${heroName(h?.hero)}`;
 }
 
-/** Public ids are short ("m3"); Zargon's ids for unrevealed pieces are long and not worth showing. */
-export function shortId(id) {
-  return /^[a-z]\d{1,3}$/i.test(String(id ?? "")) ? String(id) : "";
-}
-
-/** Short label drawn on a monster token. */
-export function monsterShort(kind) {
-  return MONSTER_SHORT[kind] ?? pretty(kind).slice(0, 5);
-}
-
-/** "the orc (m2)" style label. */
+/**
+ * A monster as a player reads it on a token, a button or a card: "Orc", "Orc 2" for the second orc
+ * the heroes have seen (the story's "the second orc"), a villain by its name. Never an id: the view's
+ * `number` counts only the monsters of that kind the heroes have seen.
+ */
 export function monsterLabel(monster) {
-  const id = shortId(monster.id);
-  return id ? `${pretty(monster.kind)} ${id}` : `${pretty(monster.kind)} (unrevealed)`;
+  const kind = pretty(monster?.kind) || "Monster";
+  if (monster?.revealed === false) return `${kind} (unrevealed)`;
+  const number = Number(monster?.number);
+  if (Number.isInteger(number) && number > 1) return `${kind} ${number}`;
+  const name = String(monster?.name ?? "");
+  return name && !/^the\s/i.test(name) ? name : kind;
+}
+
+/** A monster inside a sentence: "the orc", "the second orc", "Vorgash the Cinder Lord" (never an id). */
+export function monsterRef(monster) {
+  const name = String(monster?.name ?? "");
+  const base = name || `the ${pretty(monster?.kind ?? "monster").toLowerCase()}`;
+  return monster?.revealed === false ? `${base} (unrevealed)` : base;
+}
+
+/** The small number drawn on a token when the heroes have seen more than one of its kind ("2"), or "". */
+export function monsterBadge(monster) {
+  const number = Number(monster?.number);
+  return monster?.revealed !== false && Number.isInteger(number) && number > 1 ? String(number) : "";
 }
 
 export const SPELL_NAMES = {
@@ -94,6 +93,12 @@ export const SPELL_NAMES = {
   heal_body: "Heal Body",
   pass_through_rock: "Pass Through Rock",
   rock_skin: "Rock Skin",
+  // Zargon's Dread spells (docs/rules.md 8b) beyond the heroes' own
+  fear: "Fear",
+  command: "Command",
+  summon_undead: "Summon Undead",
+  escape: "Escape",
+  lightning_bolt: "Lightning Bolt",
 };
 
 export function spellName(spell) {

@@ -7,7 +7,7 @@ import { el, fill } from "../../table/dom.js";
 import { drawBoard } from "./map.js";
 import { boardTargets, indexView } from "./model.js";
 import { csrfToken } from "../../table/net.js";
-import { groupEntries, storyItem } from "./story.js";
+import { doorName, groupEntries, storyItem } from "./story.js";
 
 const root = document.getElementById("play");
 const box = document.getElementById("orders-panel");
@@ -63,6 +63,19 @@ async function loadOrders() {
   }
 }
 
+/** Each door as a player reads it ("open the door of the Guard Room"), never its id; two doors
+ * of one name are told apart by a number counted among the doors on this list. */
+function doorOptions(doors) {
+  const index = indexView(ui.view);
+  const seen = new Map();
+  return doors.map((d) => {
+    const name = doorName(index, d.id);
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return { id: d.id, label: `open ${name}${n > 1 ? ` (${n})` : ""}` };
+  });
+}
+
 function heroEditor(hero) {
   ui.plans[hero] ??= { to: null, door: null, act: "end_turn" };
   const plan = ui.plans[hero];
@@ -90,7 +103,7 @@ function heroEditor(hero) {
       },
     },
     el("option", { value: "" }, "no door"),
-    doors.map((d) => el("option", { value: d.id, selected: plan.door === d.id }, `open door ${d.id}`)),
+    doorOptions(doors).map((d) => el("option", { value: d.id, selected: plan.door === d.id }, d.label)),
   );
   const thenSelect = el(
     "select",

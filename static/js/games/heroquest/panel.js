@@ -3,18 +3,12 @@
 import { diceList } from "./dice.js";
 import { el, fill } from "../../table/dom.js";
 import { storyParts } from "./quest_end.js";
-import { actionKey, actionsOf, activeMonsterIds, castableSpells, placeName, stepMoves, throwableWeapons } from "./model.js";
-import { heroDisplay, heroName, heroRef, joinNames, monsterLabel, pretty, shortId, spellName, trapName } from "./names.js";
+import { actionKey, actionsOf, activeMonsterIds, castableSpells, placeName, SIDES, stepMoves, throwableWeapons } from "./model.js";
+import { heroDisplay, heroName, heroRef, joinNames, monsterLabel, monsterRef, pretty, spellName, trapName } from "./names.js";
 import { spellCard, TREASURE_CARDS } from "./rules.js";
 import { doorName } from "./story.js";
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
-
-/** "the orc m1" / "the orc (unrevealed)": a monster inside a sentence. */
-function monsterRef(m) {
-  const id = shortId(m.id);
-  return `the ${pretty(m.kind).toLowerCase()}${id ? ` ${id}` : " (unrevealed)"}`;
-}
 
 /** A readable name for a cast/attack target id, as used inside a sentence. */
 function targetName(index, target) {
@@ -22,7 +16,7 @@ function targetName(index, target) {
   if (m) return monsterRef(m);
   if (index.heroes.has(target)) return heroRef(index.heroes.get(target));
   if (index.doorsById.has(target)) return doorName(index, target);
-  return String(target);
+  return "a target";
 }
 
 /** "handaxe" -> "handaxe" (lower case, for use inside a sentence). */
@@ -32,6 +26,16 @@ function weaponName(weapon) {
 
 const SIDE_NAMES = { N: "north", E: "east", S: "south", W: "west" };
 const SIDE_ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
+
+/** " to the north" when the trap lies on a square next to the hero, else "" (a chest's trap). */
+function trapSide(index, hero, trap) {
+  const at = index.heroes.get(hero)?.position;
+  if (!at || !trap?.square || trap.furniture) return "";
+  const dx = trap.square[0] - at[0];
+  const dy = trap.square[1] - at[1];
+  const side = Object.entries(SIDES).find(([, [x, y]]) => x === dx && y === dy)?.[0];
+  return side ? ` to the ${SIDE_NAMES[side]}` : "";
+}
 
 /** The button label for a legal action. */
 export function actionLabel(action, index) {
@@ -57,7 +61,7 @@ export function actionLabel(action, index) {
       return "Search for secret doors";
     case "disarm": {
       const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
-      return `Disarm the ${trap ? trapName(trap.kind) : "trap"} ${shortId(action.trap)}`.trim();
+      return `Disarm the ${trap ? trapName(trap.kind) : "trap"}${trapSide(index, action.hero, trap)}`;
     }
     case "jump": {
       const trap = (index.view.map?.traps ?? []).find((x) => x.id === action.trap);
@@ -79,8 +83,8 @@ export function actionLabel(action, index) {
         ? ` at the ${heroName(action.target)}`
         : action.target === action.monster
           ? ""
-          : ` to the ${action.target}`;
-      return `${m ? monsterLabel(m) : action.monster}: cast ${spellName(action.spell)}${at}`;
+          : ` to the ${SIDE_NAMES[action.target] ?? action.target}`;
+      return `${m ? monsterLabel(m) : "A monster"}: cast ${spellName(action.spell)}${at}`;
     }
     case "command_move":
       return `Move the commanded ${heroName(action.target)} to ${action.to?.join(", ")}`;
@@ -326,7 +330,7 @@ function zargonActionGroups(view, index, ui, h) {
         dataset: { monster: id },
         onclick: () => h.onSelectMonster(ui.monster === id ? null : id),
       },
-      m ? monsterLabel(m) : id,
+      m ? monsterLabel(m) : "A monster",
     );
   });
   const sel = ui.monster;

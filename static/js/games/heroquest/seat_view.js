@@ -91,8 +91,10 @@
 
 /**
  * @typedef {object} Monster
- * @property {string} id
+ * @property {string} id  an action's handle, never shown to a player
  * @property {string} kind
+ * @property {string} [name]  as the story names it: "the orc", "the second orc", a villain's own name
+ * @property {number | null} [number]  among the monsters of its kind the heroes have seen (null: named or unseen)
  * @property {Point | null} position
  * @property {number} body
  * @property {number} body_max

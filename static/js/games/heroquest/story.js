@@ -4,7 +4,7 @@
 import { diceList } from "./dice.js";
 import { el } from "../../table/dom.js";
 import { areaTitle, keyOf, placeName } from "./model.js";
-import { heroRef, joinNames, pretty } from "./names.js";
+import { heroRef, joinNames, monsterRef, pretty } from "./names.js";
 import { ruleAnchor, ruleOf } from "./rules.js";
 
 const MOVES = new Set(["move", "monster_move"]);
@@ -31,13 +31,13 @@ export function groupEntries(entries) {
   return groups;
 }
 
-/** How a sentence names a figure: heroes by name or class, monsters by kind (never an id). */
+/** How a sentence names a figure: heroes by name or class, monsters as the story does (never an id). */
 function figureName(index, id) {
   if (!id) return "";
   const h = index.heroes.get(id);
   if (h) return heroRef(h);
   const m = index.monsters.get(id);
-  if (m) return `the ${pretty(m.kind).toLowerCase()}`;
+  if (m) return monsterRef(m);
   return "";
 }
 

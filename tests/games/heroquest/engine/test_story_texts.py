@@ -1,7 +1,8 @@
 """The story the engine tells (issue 21): no ids in the text, a second monster of a kind named
-"the second orc", and Body losses never larger than what the figure had."""
+"the second orc", and Body losses never larger than what the figure had; the seat view names
+and numbers monsters as the story does, from what the heroes have seen only."""
 
-from apps.games.heroquest.engine import Attack, MonsterAttack
+from apps.games.heroquest.engine import Attack, Disarm, Jump, MonsterAttack, State, seat_view
 
 from .builders import ZARGON, act, build_quest, monster_phase, place, set_turn, start, texts
 
@@ -46,3 +47,56 @@ def test_a_hero_loses_no_more_body_than_they_had():
     assert attack["text"].endswith("the Barbarian loses 1 Body.")
     assert attack["lost"] == 1
     assert "has fallen" in texts(t)
+
+
+CORRIDOR = """
+AAAAAAA
+AAAAAAA
+"""
+
+
+def at_a_trap(kind: str, hero: str) -> State:
+    s = start(build_quest(CORRIDOR, traps=[(kind, (1, 0))], entrance="A"))
+    others = {h: None for h in ("barbarian", "dwarf", "elf", "wizard") if h != hero}
+    place(s, **{hero: (0, 0), **others})
+    s.traps["trap1"].detected, s.traps["trap1"].pub = True, "t1"
+    return set_turn(s, hero, movement=6)
+
+
+def test_a_disarm_and_a_jump_name_the_trap_by_its_kind_never_by_its_id():
+    t = act(at_a_trap("spear", "dwarf"), 2, Disarm("dwarf", "t1"), dice=["skull"])
+    assert t.events[0]["text"] == "The Dwarf tries to disarm the spear trap: 1 skull; succeeds."
+    jump = Jump("barbarian", "t1", (2, 0))
+    t = act(at_a_trap("pit", "barbarian"), 2, jump, dice=["white_shield"])
+    assert t.events[0]["text"] == (
+        "The Barbarian jumps the pit trap: 1 white shield; lands safely on (2, 0)."
+    )
+    t = act(at_a_trap("pit", "barbarian"), 2, jump, dice=["skull"])
+    assert t.events[0]["text"].startswith("The Barbarian tries to jump the pit trap: 1 skull;")
+    assert "(t1)" not in texts(t)
+
+
+TWO_ROOMS = """
+aaaabbb
+aaaabbb
+"""
+
+
+def test_the_view_names_and_numbers_monsters_by_what_the_heroes_have_seen():
+    # Two orcs in the heroes' room, a third (and a goblin) behind the wall.
+    monsters = [("orc", (1, 1)), ("orc", (3, 1)), ("orc", (5, 1)), ("goblin", (6, 0))]
+    s = start(build_quest(TWO_ROOMS, monsters=monsters))
+    place(s, barbarian=(2, 1), dwarf=None, elf=None, wizard=None)
+    s = set_turn(s, "barbarian")
+    seen = {m["id"]: (m["name"], m["number"]) for m in seat_view(s, 2)["monsters"]}
+    assert sorted(seen.values()) == [("the orc", 1), ("the second orc", 2)]
+    zargon = [m for m in seat_view(s, ZARGON)["monsters"] if not m["revealed"]]
+    assert sorted((m["kind"], m["name"], m["number"]) for m in zargon) == [
+        ("goblin", "the goblin", None),
+        ("orc", "the orc", None),  # unseen: no number, so no count of what is hidden
+    ]
+    # The first orc falls: the second is still "the second orc", as the story has told it.
+    first = next(pub for pub, (_, number) in seen.items() if number == 1)
+    t = act(s, 2, Attack("barbarian", first), dice=["skull"] * 3 + ["white_shield"] * 2)
+    (left,) = seat_view(t.state, 2)["monsters"]
+    assert (left["name"], left["number"]) == ("the second orc", 2)
