@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import SyncToAsync
+from channels.layers import channel_layers
 from django.conf import settings
 from django.contrib.auth.models import Permission
 from django.core.cache import cache
@@ -146,6 +147,17 @@ def fresh_caches() -> Iterator[None]:
     yield
     view_cache.clear()
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Each test gets channel layer objects of its own. channels keeps one per process, and
+    channels-redis's remembers the receives in flight and their event loop: a test whose socket
+    was still receiving when its loop closed (a timeout on a loaded machine) left every later
+    test's receive on a lock of that dead loop (CI: "Lock ... is bound to a different event
+    loop", four websocket tests in a row)."""
+    yield
+    channel_layers.backends.clear()
 
 
 def _skip_or_fail(reason: str) -> None:
