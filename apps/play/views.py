@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import select_template
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -85,6 +86,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game,
         "assets": face.assets,
         "standing_orders": orders_face(face) is not None,  # the game takes standing orders
+        "orders_template": _orders_template(face.slug),
         "seat": seat,
         "spectator": spectator,
         "clock": game_clock_for(game_id=game.pk, user=request.user),
@@ -125,6 +127,13 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         else "",
     }
     return render(request, "play/game.html", context)
+
+
+@cache
+def _orders_template(slug: str) -> str:
+    """The standing orders' panel and recap dialog of a game: its wing's own
+    (templates/games/<slug>/_orders.html), else the one HeroQuest's page began with."""
+    return select_template([f"games/{slug}/_orders.html", "play/_orders.html"]).template.name
 
 
 @login_required
