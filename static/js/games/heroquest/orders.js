@@ -17,8 +17,17 @@ const THEN = [
   ["search_traps", "search for traps"],
   ["search_secret_doors", "search for secret doors"],
 ];
+const ON_TIMEOUT = [
+  ["end_turn", "end the turn where the hero stands"],
+  ["search_treasure", "search for treasure first, if it may"],
+  ["search_traps", "search for traps first, if it may"],
+  ["search_secret_doors", "search for secret doors first, if it may"],
+];
 /** The controls this module gives actions beside the board's own (board/panel.js CONTROLS). */
-export const CONTROLS = { set_drink_at: "Standing orders: the drink rule of each hero" };
+export const CONTROLS = {
+  set_drink_at: "Standing orders: the drink rule of each hero",
+  set_on_timeout: "Standing orders: what each hero does when its turn runs out",
+};
 const ui = { picking: null, plans: {} };
 
 function heroEditor(view, hero, panel) {
@@ -70,6 +79,16 @@ function heroEditor(view, hero, panel) {
     dataset: { hero, was: String(me.drink_at ?? 0) },
     "aria-label": `The ${hero} drinks a healing potion at this Body or less (0: only at death's door)`,
   });
+  const was = me.on_timeout ?? "end_turn";
+  const onTimeout = el(
+    "select",
+    {
+      class: "orders-timeout",
+      dataset: { hero, was },
+      "aria-label": `What the ${hero} does when its turn runs out`,
+    },
+    ON_TIMEOUT.map(([value, label]) => el("option", { value, selected: was === value }, label)),
+  );
   return el(
     "fieldset",
     { class: "orders-hero", dataset: { hero } },
@@ -77,6 +96,7 @@ function heroEditor(view, hero, panel) {
     el("p", {}, "Walk to ", toLabel, " ", pick),
     el("p", {}, doorSelect, " ", thenSelect),
     el("p", { class: "small" }, "Standing rule: drink a healing potion at Body ", drink, " or less"),
+    el("p", { class: "small" }, "Standing rule: on a timeout, ", onTimeout),
   );
 }
 
@@ -110,13 +130,18 @@ function freshKey() {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** The "drink at Body N" rules changed in the form: private settings, sent as actions. */
-async function drinkRules(view, panel) {
+/** The standing rules changed in the form (drink at Body N, on a timeout): private settings, sent as actions. */
+async function standingRules(view, panel) {
   const send = (action) => panel.api("/actions", "POST", { action, expected_version: view.version, idempotency_key: freshKey() });
   for (const input of document.querySelectorAll(".orders-drink")) {
     if (input.value === input.dataset.was) continue;
     await send({ type: "set_drink_at", hero: input.dataset.hero, body: Number(input.value) });
     input.dataset.was = input.value;
+  }
+  for (const select of document.querySelectorAll(".orders-timeout")) {
+    if (select.value === select.dataset.was) continue;
+    await send({ type: "set_on_timeout", hero: select.dataset.hero, act: select.value });
+    select.dataset.was = select.value;
   }
 }
 
@@ -145,4 +170,4 @@ function drawFrame(svg, list, frame) {
   );
 }
 
-startOrders({ fields, collect, beforeSave: drinkRules, boardClick, drawFrame });
+startOrders({ fields, collect, beforeSave: standingRules, boardClick, drawFrame });
