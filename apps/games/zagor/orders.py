@@ -339,8 +339,9 @@ def order_lines(state: Any, seat: int, orders: Json) -> list[str]:
 
 
 def recap_lines(entries: list[Json]) -> list[str]:
-    """What mattered (tiles, fights, finds, the voice) in the log's own words, and each hero's
-    walk in one line ("Anvar moved 4 spaces."); the last few."""
+    """What mattered (tiles, fights begun and ended, finds, the voice's commands and events) in
+    the log's own words, and each hero's walk in one line ("Anvar moved 4 spaces."); the last
+    few."""
     lines: list[str] = []
     walked: dict[str, int] = {}
 
@@ -359,6 +360,8 @@ def recap_lines(entries: list[Json]) -> list[str]:
             continue
         if kind == "turn":
             walks_done()
+        elif kind == "voice" and e.get("dice"):
+            continue  # a blow of a fight, the voice's roll: the fight's end tells
         elif kind in STORY_TYPES and e.get("text"):
             walks_done()
             lines.append(str(e["text"]))

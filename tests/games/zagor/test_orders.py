@@ -221,6 +221,7 @@ def test_a_recap_sums_walks_up_and_keeps_what_mattered() -> None:
         {"type": "tile", "text": "Anvar turns up Axe: take an Axe.", "hero": "barbarian"},
         {"type": "rest", "text": "Anvar rests: +1 Stamina.", "hero": "barbarian"},
         {"type": "voice", "text": "Zagor: Stubble, a monster hunts you."},
+        {"type": "voice", "text": "Zagor: Orc attacks with 2: a miss.", "dice": [{"kind": "d10"}]},
     ]
     assert FACE.recap_lines(entries) == [
         "Anvar moved 3 spaces.",
