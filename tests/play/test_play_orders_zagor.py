@@ -173,3 +173,32 @@ def test_the_zagor_page_offers_standing_orders_and_the_recap() -> None:
     assert 'id="orders-panel"' in page and 'id="recap"' in page
     assert "js/games/zagor/orders.js" in page
     assert "js/games/heroquest/orders.js" not in page
+
+
+def test_orders_that_cannot_start_stop_at_once_and_never_play_a_later_turn(
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    game, users = zagor_game()
+    mover, waiting = seats(game)
+    me = client_for(users[waiting])
+    view = view_of(me, game.pk)
+    hero = view["me"]["hero"]
+    here = next(h["space"] for h in view["heroes"] if h["hero"] == hero)
+    assert put_orders(me, game.pk, {"to": "store", "from": here}).status_code == 200
+    edit_state(game, lambda s: setattr(s.heroes[hero], "space", "a10"))  # a Whirlwind, say
+    Notification.objects.all().delete()
+
+    end_turn(client_for(users[mover]), game, django_capture_on_commit_callbacks)
+
+    game.refresh_from_db()
+    assert order_rows(game) == [] and game.to_move == [waiting]
+    mine = me.get(f"/api/games/{game.pk}/orders").json()
+    assert mine["orders"] == {}
+    name = view["heroes"][waiting - 1]["name"].split()[0]
+    assert mine["note"] == f"{name} is no longer where you queued the orders (now: corridor a4)."
+    # Told once, by the stop (no second "your turn" notice), and nothing waits for a later turn.
+    told = Notification.objects.filter(user=users[waiting], kind="your_turn")
+    assert [n.body for n in told] == [f"Your standing orders stopped: {mine['note']}"]
+    end_turn(me, game, django_capture_on_commit_callbacks)
+    end_turn(client_for(users[mover]), game, django_capture_on_commit_callbacks)
+    assert order_rows(game) == []
