@@ -116,7 +116,7 @@ def game_orders_set(*, game_id: int, user: AnyUser, orders: Json) -> SeatOrdersO
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("room").get(pk=game_id)
         if game.outcome:
-            raise OrdersRefused("The quest is over.")
+            raise OrdersRefused("The game is over.")
         face = orders_face(game_face_of(game))
         if face is None:
             raise OrdersRefused("This game takes no standing orders.")

@@ -108,15 +108,20 @@ def seat_orders(game: Game, seat: int) -> Json:
 
 
 def orders_due(*, game: Game, state: Any) -> list[int]:
-    """The seats now to move whose standing orders play a step now (from the row, no query):
-    the action service skips their "your turn" notice and enqueues the orders instead."""
+    """The seats now to move whose standing orders play a step now, or stop before it (a
+    monster in sight as the turn begins), from the row, no query: the action service skips
+    their "your turn" notice and enqueues the orders instead, which play or stop them, and
+    their player is told why (orders that stop are never left to play a later turn)."""
     face = orders_face(game_face_of(game)) if game.orders else None
     if face is None or game.outcome:
         return []
     due = []
     for seat in game.to_move:
         orders = seat_orders(game, seat)
-        if orders and face.next_order_step(state, seat, orders).action is not None:
+        if not orders:
+            continue
+        step = face.next_order_step(state, seat, orders)
+        if step.action is not None or step.stop_reason:
             due.append(seat)
     return due
 

@@ -1,8 +1,9 @@
 """Standing orders in real Chromium: Sven queues his heroes' turn on the page (the Elf walks to a
-square he picks on the map and searches for traps; the Wizard ends the turn where he stands)
-and leaves; Piet ends the Barbarian's and the Dwarf's turns; the orders play at once, step by
-step, live on Piet's and Hana's pages; when Sven comes back the recap shows him what his seat
-saw, and the board shows the result.
+square he picks on the map and searches for traps; the Wizard ends the turn where he stands),
+sets the Elf's standing rules (drink at Body 3, search for secret doors on a timeout) and
+leaves; Piet ends the Barbarian's and the Dwarf's turns; the orders play at once, step by step,
+live on Piet's and Hana's pages; when Sven comes back the recap shows him what his seat saw, and
+the board shows the result.
 
 The site runs in a real `daphne` subprocess (the fixtures of test_play_in_browser.py) whose
 Celery tasks run eagerly, so the orders task runs in the site as the worker would run it.
@@ -117,7 +118,10 @@ def test_a_queued_turn_plays_live_when_the_turn_comes(
             click_square(sven, ELF_GOAL)
             assert elf.locator(".orders-to").text_content() == "1,16"
             elf.get_by_label("What the elf does then").select_option("search_traps")
-            elf.locator(".orders-drink").fill("3")  # and a standing rule beside the queue
+            elf.locator(".orders-drink").fill("3")  # and the standing rules beside the queue
+            elf.get_by_label("What the elf does when its turn runs out").select_option(
+                "search_secret_doors"
+            )
             sven.page.get_by_role("button", name="Queue", exact=True).click()
             queued = sven.page.locator("#orders-queued li")
             sven.page.wait_for_function(
@@ -128,7 +132,7 @@ def test_a_queued_turn_plays_live_when_the_turn_comes(
                 "The Wizard: end the turn where the hero stands.",
             ]
             mine = next(h for h in api_view(sven, game_url)["heroes"] if h["hero"] == "elf")
-            assert mine["drink_at"] == 3
+            assert mine["drink_at"] == 3 and mine["on_timeout"] == "search_secret_doors"
             before_elf = token_at(piet, "elf")
             sven.page.goto(f"{site}/")  # and he goes away
 

@@ -298,7 +298,7 @@ def test_the_room_form_takes_a_time_bank_and_the_rule_is_written(make_room: Room
     )
     assert "reminded after 1 day, and when a sixth of the turn is left." in page
     assert "The other players may give the player to move 24 more hours" in page
-    assert "A hero turn that runs out ends by itself" in page
+    assert "A hero turn that runs out ends where the hero stands" in page
     refused = client_for(host).post(
         "/rooms/new", {"name": "No bank", "seats": "2", "quest": "ashen_vault", "clock": "bank"}
     )

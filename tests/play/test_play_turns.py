@@ -29,7 +29,7 @@ from config.celery import app
 from tests.conftest import make_user
 
 from .bot import Bot
-from .conftest import GameMaker, RoomMaker, client_for
+from .conftest import GameMaker, RoomMaker, client_for, post_action
 
 pytestmark = pytest.mark.django_db
 
@@ -308,6 +308,27 @@ def test_a_timed_out_seat_with_two_heroes_ends_both_turns(
     assert rules.seats_to_move(state_of(game)) == [3]
     game.refresh_from_db()
     assert game.turn_started is not None and game.turn_started > timezone.now() - HOUR
+
+
+def test_a_timed_out_hero_does_what_its_players_standing_rule_says(
+    make_room: RoomMaker, time_machine: Any
+) -> None:
+    game, users = launch(make_room, seats=3, limit=12 * HOUR)
+    rule = {"type": "set_on_timeout", "hero": "barbarian", "act": "search_traps"}
+    answer = post_action(client_for(users[2]), game.pk, rule, game.version)
+    assert answer.status_code == 200, answer.content
+    time_machine.move_to(timezone.now() + 13 * HOUR)
+
+    assert turns_sweep().timed_out == [game.pk]
+
+    # The Barbarian searches for traps first, as his player set; the Dwarf (no rule) ends in place.
+    assert [a.payload["action"] for a in system_actions(game)] == [
+        {"type": "search_traps", "hero": "barbarian"},
+        {"type": "end_turn", "hero": "barbarian"},
+        {"type": "end_turn", "hero": "dwarf"},
+    ]
+    assert rules.seats_to_move(state_of(game)) == [3]
+    assert game_verify(game_id=game.pk).ok
 
 
 def test_a_timed_out_zargon_phase_is_played_by_the_monster_ai(

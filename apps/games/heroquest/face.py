@@ -32,6 +32,7 @@ from apps.games.port import (
 
 from . import engine as rules
 from . import orders
+from .engine.actions import TIMEOUT_CHOICES
 from .engine.ai import next_monster_action
 from .engine.data import ZARGON_SEAT, display_name, heroes_of_seat, seat_of_hero
 from .engine.options import DEFAULTS, RULES_REVISION, describe, room_option_problems
@@ -40,7 +41,7 @@ from .engine.saga import CINDER_SAGA, saga_quests
 
 # Actions a seat may send whoever's turn it is: they change a private setting of one of its
 # heroes, never the shared game or its log (docs/engine-api.md: not listed in legal_actions).
-SETTING_ACTIONS = frozenset({"set_auto_drink", "set_drink_at"})
+SETTING_ACTIONS = frozenset({"set_auto_drink", "set_drink_at", "set_on_timeout"})
 
 OUTCOME_TEXTS = {
     "heroes": "the heroes won",
@@ -228,8 +229,9 @@ class HeroQuest:
         return OUTCOME_TEXTS.get(outcome, outcome)
 
     def timeout_action(self, state: rules.State, seat: int) -> Json | None:
-        """A hero seat's timed-out turn ends (the draft's end_turn picks for the hero); Zargon's
-        phase is played by the monster AI."""
+        """A hero seat's timed-out turn ends where the hero stands (the draft's end_turn picks
+        for the hero), after the search its player's standing rule asks for if the hero may make
+        it now (`set_on_timeout`); Zargon's phase is played by the monster AI."""
         if seat == ZARGON_SEAT:
             return self.ai_action(state, seat)
         hero = state.turn.hero
@@ -237,11 +239,17 @@ class HeroQuest:
             return None
         if seat_of_hero(state.seats, hero) != seat:
             return None
+        then = state.heroes[hero].on_timeout
+        if state.phase == "heroes" and then != "end_turn" and not state.turn.has_acted:
+            search = rules.action_to_json(rules.action_from_json({"type": then, "hero": hero}))
+            if search in self.legal_actions(state, seat):
+                return search
         return rules.action_to_json(rules.EndTurn(hero))
 
     def timeout_rule(self) -> str:
         return (
-            "A hero turn that runs out ends by itself; Zargon's monsters are then played by the "
+            "A hero turn that runs out ends where the hero stands (after a search, if its "
+            "player's standing rule asks for one); Zargon's monsters are then played by the "
             "built-in AI."
         )
 
@@ -288,12 +296,14 @@ class HeroQuest:
         self._check_pieces(state, seat, parsed)
         if isinstance(parsed, rules.SetDrinkAt):
             return Setting(owner=parsed.hero, name="drink_at", value=parsed.body)
+        if isinstance(parsed, rules.SetOnTimeout):
+            return Setting(owner=parsed.hero, name="on_timeout", value=parsed.act)
         assert isinstance(parsed, rules.SetAutoDrink)
         return Setting(owner=parsed.hero, name="auto_drink", value=parsed.on)
 
     def with_settings(self, state: rules.State, settings: dict[str, Json]) -> rules.State:
-        """`settings`: hero -> {"auto_drink": bool, "drink_at": int} (logs before this port held
-        hero -> bool)."""
+        """`settings`: hero -> {"auto_drink": bool, "drink_at": int, "on_timeout": str} (logs
+        before this port held hero -> bool)."""
         changes: dict[str, dict[str, Any]] = {}
         for hero, values in settings.items():
             hero_state = state.heroes.get(hero)
@@ -306,6 +316,9 @@ class HeroQuest:
                 change["auto_drink"] = on
             if isinstance(at, int) and not isinstance(at, bool) and hero_state.drink_at != at:
                 change["drink_at"] = at
+            then = wanted.get("on_timeout")
+            if then in TIMEOUT_CHOICES and hero_state.on_timeout != then:
+                change["on_timeout"] = then
             if change:
                 changes[hero] = change
         if not changes:

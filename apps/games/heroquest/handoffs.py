@@ -1,6 +1,7 @@
 """How often a HeroQuest table waits for a person, with and without standing orders (issue 24).
 
     python -m apps.games.heroquest.handoffs [--games 20] [--rounds 25] [--seats 3 5]
+                                            [--queue-in-sight]
 
 Goal-seeking bots (`engine.playout.pick`) play the Ashen Vault. A *hand-off* is a seat's turn
 (from the moment the seats to move become it until they change) in which a person had to act:
@@ -8,9 +9,13 @@ without orders every turn is one (the engine already skips a Zargon phase with n
 command). With orders the bots use them as a player would:
 
 - a hero seat, as its turn ends, queues each of its heroes' next turns if no monster is in that
-  hero's sight then: search the room it stands in if it has not, else walk to the nearest
-  closed door it knows of and open it, else end the turn where it stands ("nothing to do but
-  wait for the others"); a hero with a monster in sight queues nothing;
+  hero's sight then: search the room it stands in if it has not, else walk into the nearest
+  room the heroes have seen that it has not searched, with no monster known in it, within
+  `ROOM_REACH` squares, and search it there ("a path, then one action"), else walk to the
+  nearest closed door it knows of and open it, else end the turn where it stands ("nothing to
+  do but wait for the others"); a hero with a monster in sight queues nothing (with
+  `--queue-in-sight` it queues the same plan: the orders never start with a monster in sight,
+  so it plays only if the monster is gone when the turn comes);
 - Zargon keeps "monsters that see no hero do nothing" on for good (and, in the `--zargon-ai`
   figures, lets the AI play every phase).
 
@@ -36,6 +41,10 @@ from .engine.engine import seats_to_move
 from .engine.playout import pick
 from .engine.state import State
 
+# How far a hero walks to search a room it has not searched: what a movement roll (2d6) reaches
+# most of the time (6 or more: 26 times in 36), so the walk and the search are one turn's plan.
+ROOM_REACH = 6
+
 
 @dataclass
 class Tally:
@@ -51,10 +60,13 @@ class Tally:
         return self.handoffs / self.rounds if self.rounds else 0.0
 
 
-def hero_plan(view: Json, hero: str) -> Json | None:
-    """The plan a player queues for `hero` from the seat's view, or None (a monster in sight)."""
+def hero_plan(view: Json, hero: str, *, in_sight: bool = False) -> Json | None:
+    """The plan a player queues for `hero` from the seat's view, or None (a monster in sight,
+    unless `in_sight`: then the plan as if none were)."""
     if any(hero in m.get("in_sight_of", []) for m in view["monsters"]):
-        return None
+        if not in_sight:
+            return None
+        view = {**view, "monsters": [{**m, "in_sight_of": []} for m in view["monsters"]]}
     me = next(h for h in view["heroes"] if h["hero"] == hero)
     if me["status"] != "playing" or me["position"] is None:
         return None
@@ -65,6 +77,9 @@ def hero_plan(view: Json, hero: str) -> Json | None:
     mine = areas.get(area_of.get(here, ""))
     if mine is not None and mine["kind"] == "room" and hero not in mine["searched"]:
         return {"to": None, "door": None, "act": "search_treasure"}
+    room = _room_to_search(view, hero, here, vmap, area_of, areas)
+    if room is not None:
+        return {"to": room, "door": None, "act": "search_treasure"}
     best: tuple[int, list[int], str] | None = None
     for door in view["map"]["doors"]:
         if door["open"]:
@@ -81,19 +96,51 @@ def hero_plan(view: Json, hero: str) -> Json | None:
     return {"to": None, "door": None, "act": "end_turn"}
 
 
-def seat_orders(state: State, seat: int, zargon_ai: bool) -> Json:
+def _room_to_search(
+    view: Json,
+    hero: str,
+    here: tuple[int, int],
+    vmap: hq_orders.ViewMap,
+    area_of: dict[tuple[int, int], str],
+    areas: dict[str, Json],
+) -> list[int] | None:
+    """The nearest square, within ROOM_REACH, of a room the heroes have seen, that `hero` has not
+    searched for treasure and where no monster is known: walk in and search it."""
+    haunted = {area_of.get(sq) for sq in vmap.monsters}
+    best: tuple[int, tuple[int, int]] | None = None
+    for sq, area_id in area_of.items():
+        area = areas.get(area_id)
+        if area is None or area["kind"] != "room" or hero in area["searched"]:
+            continue
+        if area_id in haunted or not vmap.standable(sq) or sq in vmap.known_traps:
+            continue
+        d = vmap.distances(sq, mover=hero).get(here)
+        if d is not None and d <= ROOM_REACH and (best is None or (d, sq) < best):
+            best = (d, sq)
+    return None if best is None else [best[1][0], best[1][1]]
+
+
+def seat_orders(state: State, seat: int, zargon_ai: bool, in_sight: bool = False) -> Json:
     if seat == ZARGON_SEAT:
         return {"idle_ends_phase": True, **({"ai": "always"} if zargon_ai else {})}
     view = seat_view(state, seat)
     plans = {}
     for hero in heroes_of_seat(state.seats, seat):
-        plan = hero_plan(view, hero)
+        plan = hero_plan(view, hero, in_sight=in_sight)
         if plan is not None:
             plans[hero] = plan
     return {"heroes": plans} if plans else {}
 
 
-def play(seats: int, seed: int, rounds: int, *, use_orders: bool, zargon_ai: bool = False) -> Tally:
+def play(
+    seats: int,
+    seed: int,
+    rounds: int,
+    *,
+    use_orders: bool,
+    zargon_ai: bool = False,
+    in_sight: bool = False,
+) -> Tally:
     quest = load_quest("ashen_vault")
     state = new_game(quest, seats, seed)
     rnd = random.Random(seed)
@@ -141,7 +188,7 @@ def play(seats: int, seed: int, rounds: int, *, use_orders: bool, zargon_ai: boo
             if seat == ZARGON_SEAT:
                 queued[seat] = orders or seat_orders(state, seat, zargon_ai)
             else:  # the turn is over: the player queues the next one
-                queued[seat] = seat_orders(state, seat, zargon_ai)
+                queued[seat] = seat_orders(state, seat, zargon_ai, in_sight)
     tally.rounds = min(state.round, rounds) if state.outcome is None else state.round
     return tally
 
@@ -151,6 +198,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=25)
     parser.add_argument("--seats", type=int, nargs="+", default=[3, 5])
+    parser.add_argument(
+        "--queue-in-sight",
+        action="store_true",
+        help="hero seats queue their plan with a monster in sight too (it plays if it is gone)",
+    )
     args = parser.parse_args(argv)
     print(f"Ashen Vault, {args.games} seeded games of up to {args.rounds} rounds each")
     print("seats | orders            | hand-offs/round (mean, min-max over games) | rounds")
@@ -161,7 +213,14 @@ def main(argv: list[str] | None = None) -> None:
             ("heroes + Zargon AI", True, True),
         ):
             tallies = [
-                play(seats, seed, args.rounds, use_orders=use, zargon_ai=ai)
+                play(
+                    seats,
+                    seed,
+                    args.rounds,
+                    use_orders=use,
+                    zargon_ai=ai,
+                    in_sight=args.queue_in_sight,
+                )
                 for seed in range(1, args.games + 1)
             ]
             per = [t.per_round for t in tallies]
@@ -180,7 +239,8 @@ def main(argv: list[str] | None = None) -> None:
                 top = sorted(stops.items(), key=lambda kv: -kv[1])[:6]
                 unqueued = sum(t.unqueued for t in tallies)
                 print(f"      | seat turns played whole by orders: {played}/{turns}; hero turns")
-                print(f"      | not queued (a monster in sight): {unqueued}; stops: {top}")
+                what = "queued anyway" if args.queue_in_sight else "not queued"
+                print(f"      | {what} (a monster in sight): {unqueued}; stops: {top}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from apps.games.port import (
     BoardAssets,
     GameFace,
     OptionSpec,
+    OrderStep,
     Refusal,
     RefusalKind,
     RulesDocuments,
@@ -21,7 +22,7 @@ from apps.games.port import (
     Step,
 )
 
-from . import ai, engine, events, views
+from . import ai, engine, events, orders, views
 from .actions import parse
 from .combat import default_spoils
 from .data import HERO_BY_ID, HEROES
@@ -69,6 +70,7 @@ class ZagorFace:
         style="css/games/zagor/board.css",
         template="games/zagor/game.html",
         replay_template="games/zagor/replay.html",
+        extra=("js/games/zagor/orders.js",),  # standing orders and the recap
     )
 
     # --- seats and options -----------------------------------------------------------------------
@@ -260,6 +262,22 @@ class ZagorFace:
             if hero is not None and isinstance(value, int) and not isinstance(value, bool):
                 hero.surrender_at = max(0, min(value, hero.stamina_max))
         return s
+
+    # --- standing orders (port.StandingOrders, in orders.py) -------------------------------------
+    def order_problems(self, state: Any, seat: int, orders_: Json) -> list[str]:
+        return orders.order_problems(state, seat, orders_)
+
+    def next_order_step(self, state: Any, seat: int, orders_: Json) -> OrderStep:
+        return orders.next_order_step(state, seat, orders_)
+
+    def order_interruption(self, before: Json, after: Json) -> str | None:
+        return orders.order_interruption(before, after)
+
+    def order_lines(self, state: Any, seat: int, orders_: Json) -> list[str]:
+        return orders.order_lines(state, seat, orders_)
+
+    def recap_lines(self, entries: list[Json]) -> list[str]:
+        return orders.recap_lines(entries)
 
     # --- campaigns (none) -----------------------------------------------------------------------
     def campaign_results(self, state: Any) -> tuple[dict[str, Json], int]:

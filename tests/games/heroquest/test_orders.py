@@ -12,7 +12,7 @@ import pytest
 from apps.games.heroquest import GAME
 from apps.games.heroquest.engine import MonsterAttack, State, apply, seat_view
 from apps.games.heroquest.engine.quest import SpecialTreasure
-from apps.games.port import StandingOrders
+from apps.games.port import Refusal, StandingOrders
 
 from .engine.builders import build_quest, monster_phase, place, set_turn, start, zargon_turn
 
@@ -342,3 +342,37 @@ def test_the_drink_at_rule_is_a_private_setting() -> None:
     assert mine["drink_at"] == 2
     others = seat_view(FACE.with_settings(s, {"barbarian": {"drink_at": 2}}), 3)
     assert "drink_at" not in next(h for h in others["heroes"] if h["hero"] == "barbarian")
+
+
+# --- the standing rule "on a timeout, end my turn in place" (or search first) ------------------
+
+
+def test_on_a_timeout_a_hero_ends_its_turn_in_place_or_searches_first_as_its_player_set() -> None:
+    s = heroes_turn(quest())
+    s.deck = ["nothing"] * 24
+    end = {"type": "end_turn", "hero": "barbarian"}
+    assert FACE.timeout_action(s, 2) == end  # the published default: in place
+    rule = {"type": "set_on_timeout", "hero": "barbarian", "act": "search_treasure"}
+    setting = FACE.setting_of(s, 2, rule)
+    assert (setting.owner, setting.name, setting.value) == (
+        "barbarian",
+        "on_timeout",
+        "search_treasure",
+    )
+    ruled = FACE.with_settings(s, {"barbarian": {"on_timeout": "search_treasure"}})
+    search = FACE.timeout_action(ruled, 2)
+    assert search == {"type": "search_treasure", "hero": "barbarian"}
+    after = apply(ruled, 2, search).state
+    assert FACE.timeout_action(after, 2) == end  # searched: then the turn ends
+    # A rule for a search the hero may not make now (a monster in sight) ends the turn in place.
+    q = build_quest("aaaaaa\naaaaaa", monsters=[("orc", (5, 1))])
+    seen = set_turn(place(start(q, seats=5), dwarf=None, elf=None, wizard=None), "barbarian")
+    seen = FACE.with_settings(seen, {"barbarian": {"on_timeout": "search_traps"}})
+    assert FACE.timeout_action(seen, 2) == end
+    # The rule is the owner's alone, and only its choices are taken.
+    assert seat_view(ruled, 2)["heroes"][0]["on_timeout"] == "search_treasure"
+    assert "on_timeout" not in seat_view(ruled, 3)["heroes"][0]
+    with pytest.raises(Refusal):
+        FACE.setting_of(s, 2, {**rule, "act": "dance"})
+    with pytest.raises(Refusal):
+        FACE.setting_of(s, 3, rule)  # another seat's hero

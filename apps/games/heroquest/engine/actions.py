@@ -152,6 +152,15 @@ class SetDrinkAt(HeroAction):
 
 
 @dataclass(frozen=True)
+class SetOnTimeout(HeroAction):
+    """A standing rule: what the hero does when its turn runs out (`act`: end_turn, the
+    default, ends the turn where it stands; a search is made first if the hero may make it)."""
+
+    type: ClassVar[str] = "set_on_timeout"
+    act: str
+
+
+@dataclass(frozen=True)
 class Escape(HeroAction):
     type: ClassVar[str] = "escape"
 
@@ -228,6 +237,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         TakeBelongings,
         SetAutoDrink,
         SetDrinkAt,
+        SetOnTimeout,
         Escape,
         EndTurn,
         MonsterMove,
@@ -240,6 +250,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 _JSON_KEY = {"from_hero": "from"}
+# What a hero may do when its turn times out (SetOnTimeout): end it, or make a search first.
+TIMEOUT_CHOICES = ("end_turn", "search_treasure", "search_traps", "search_secret_doors")
 _SQUARE_FIELDS = {"to"}
 
 
@@ -291,6 +303,10 @@ def _field_value(kind: str, key: str, name: str, value: Any) -> Any:
     if name == "body":
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 20:
             raise BadActionJSON(f"{kind}: {key!r} must be a whole number from 0 to 20")
+        return value
+    if name == "act":
+        if value not in TIMEOUT_CHOICES:
+            raise BadActionJSON(f"{kind}: {key!r} must be one of {', '.join(TIMEOUT_CHOICES)}")
         return value
     if name == "on":
         if not isinstance(value, bool):

@@ -181,6 +181,7 @@ RULES: dict[type[A.Action], tuple[Check, Do]] = {
     A.TakeBelongings: (H.check_take, H.do_take),
     A.SetAutoDrink: (lambda b, a: None, H.do_set_auto_drink),
     A.SetDrinkAt: (lambda b, a: None, H.do_set_drink_at),
+    A.SetOnTimeout: (lambda b, a: None, H.do_set_on_timeout),
     A.Escape: (H.check_escape, H.do_escape),
     A.EndTurn: (lambda b, a: None, H.do_end_turn),
     A.MonsterMove: (Z.check_monster_move, Z.do_monster_move),
@@ -203,7 +204,7 @@ def turn_problem(s: State, seat: int, action: A.Action) -> str | None:
             return f"There is no hero called {action.hero!r}."
         if seat_of_hero(s.seats, action.hero) != seat:
             return f"You do not control {hero_name(action.hero)}."
-        if isinstance(action, A.SetAutoDrink | A.SetDrinkAt | A.DrinkPotion):
+        if isinstance(action, A.SetAutoDrink | A.SetDrinkAt | A.SetOnTimeout | A.DrinkPotion):
             return None  # any time (docs/rules.md 3)
         if s.phase == "draft" and s.turn.hero == action.hero:
             if isinstance(action, A.ChooseSpells | A.EndTurn):

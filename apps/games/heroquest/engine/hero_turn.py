@@ -464,6 +464,26 @@ def do_set_drink_at(ctx: Ctx, a: A.SetDrinkAt) -> None:
     )
 
 
+TIMEOUT_TEXTS = {
+    "end_turn": "ends its turn where it stands",
+    "search_treasure": "searches for treasure if it may, then ends its turn",
+    "search_traps": "searches for traps if it may, then ends its turn",
+    "search_secret_doors": "searches for secret doors if it may, then ends its turn",
+}
+
+
+def do_set_on_timeout(ctx: Ctx, a: A.SetOnTimeout) -> None:
+    hero_of(ctx.s, a).on_timeout = a.act
+    ctx.emit(
+        make_event(
+            "setting",
+            f"On a timeout, {hero_name(a.hero)} {TIMEOUT_TEXTS[a.act]}.",
+            audience=[ctx.hero_seat(a.hero)],
+            hero=a.hero,
+        )
+    )
+
+
 def do_end_turn(ctx: Ctx, a: A.EndTurn) -> None:
     """End the turn; one that must still step off a falling block steps back first, and one
     that ends a spell draft turn takes the first element left (a timed-out turn never stalls)."""

@@ -236,6 +236,7 @@ def hero_view(s: State, b: Board, h: HeroState, seat: int) -> dict[str, Any]:
                 "items": list(h.items),
                 "auto_drink": h.auto_drink,
                 "drink_at": h.drink_at,
+                "on_timeout": h.on_timeout,
             }
         )
     return out

@@ -52,6 +52,7 @@ class HeroState:
     artifacts: list[str] = field(default_factory=list)
     auto_drink: bool = True
     drink_at: int = 0  # a standing rule: drink a potion at this Body or less (0: at death's door)
+    on_timeout: str = "end_turn"  # a standing rule: what a timed-out turn does (SetOnTimeout)
     effects: list[str] = field(default_factory=list)
     status: HeroStatus = "playing"
     acted_round: int = 0  # the last round the hero took a main action (a healing spell at 0 Body)

@@ -1,16 +1,14 @@
-// Standing orders and the recap of what you missed, beside the board (templates/games/heroquest/_orders.html).
-// ES module, no build step. Orders: GET/PUT/DELETE /api/games/<id>/orders (your seat's own; no
-// other seat ever sees them). Recap: GET /api/games/<id>/recap gives your seat's own views since
-// your last visit, drawn here with the board's code; POST /api/games/<id>/seen moves the visit on.
+// HeroQuest's standing orders and recap beside the board (templates/games/heroquest/_orders.html): the
+// heroes' plans (walk to a square picked on the map, a door, one action), the drink rule, Zargon's
+// idle rule and AI, and the recap's frames drawn with the board's code. The panel, the API and
+// the recap's playing are the table's (static/js/table/orders.js).
 
 import { el, fill } from "../../table/dom.js";
+import { startOrders } from "../../table/orders.js";
 import { drawBoard } from "./map.js";
 import { boardTargets, indexView } from "./model.js";
-import { csrfToken } from "../../table/net.js";
 import { doorName, groupEntries, storyItem } from "./story.js";
 
-const root = document.getElementById("play");
-const box = document.getElementById("orders-panel");
 const $ = (id) => document.getElementById(id);
 const NO_UI = { pending: null, highlight: null, monster: null, spell: null, throw: null };
 const THEN = [
@@ -19,54 +17,23 @@ const THEN = [
   ["search_traps", "search for traps"],
   ["search_secret_doors", "search for secret doors"],
 ];
+const ON_TIMEOUT = [
+  ["end_turn", "end the turn where the hero stands"],
+  ["search_treasure", "search for treasure first, if it may"],
+  ["search_traps", "search for traps first, if it may"],
+  ["search_secret_doors", "search for secret doors first, if it may"],
+];
 /** The controls this module gives actions beside the board's own (board/panel.js CONTROLS). */
-export const CONTROLS = { set_drink_at: "Standing orders: the drink rule of each hero" };
-const base = root ? `/api/games/${root.dataset.gameId}` : "";
-const ui = { picking: null, plans: {}, view: null, orders: null };
-
-async function api(path, method = "GET", body = undefined) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    credentials: "same-origin",
-    headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.detail ?? `The site answered ${response.status}.`);
-  return data;
-}
-
-// ---- standing orders ------------------------------------------------------------------
-
-function showOrders(out) {
-  ui.orders = out;
-  const queued = $("orders-queued");
-  fill(queued, out.lines.length ? out.lines.map((line) => el("li", {}, line)) : [el("li", { class: "muted" }, "Nothing queued.")]);
-  $("orders-cancel").hidden = !out.lines.length;
-  const note = $("orders-note");
-  note.hidden = !out.note;
-  note.textContent = out.note ? `Your last orders stopped: ${out.note}` : "";
-  box.dataset.queued = out.lines.length ? "yes" : "no";
-}
-
-function message(text) {
-  const p = $("orders-error");
-  p.hidden = !text;
-  p.textContent = text ?? "";
-}
-
-async function loadOrders() {
-  try {
-    showOrders(await api("/orders"));
-  } catch (err) {
-    message(err.message);
-  }
-}
+export const CONTROLS = {
+  set_drink_at: "Standing orders: the drink rule of each hero",
+  set_on_timeout: "Standing orders: what each hero does when its turn runs out",
+};
+const ui = { picking: null, plans: {} };
 
 /** Each door as a player reads it ("open the door of the Guard Room"), never its id; two doors
  * of one name are told apart by a number counted among the doors on this list. */
-function doorOptions(doors) {
-  const index = indexView(ui.view);
+function doorOptions(view, doors) {
+  const index = indexView(view);
   const seen = new Map();
   return doors.map((d) => {
     const name = doorName(index, d.id);
@@ -76,10 +43,10 @@ function doorOptions(doors) {
   });
 }
 
-function heroEditor(hero) {
+function heroEditor(view, hero, panel) {
   ui.plans[hero] ??= { to: null, door: null, act: "end_turn" };
   const plan = ui.plans[hero];
-  const doors = (ui.view.map?.doors ?? []).filter((d) => !d.open && d.found);
+  const doors = (view.map?.doors ?? []).filter((d) => !d.open && d.found);
   const toLabel = el("span", { class: "orders-to" }, plan.to ? `${plan.to[0]},${plan.to[1]}` : "where it stands");
   const pick = el(
     "button",
@@ -89,7 +56,7 @@ function heroEditor(hero) {
       dataset: { hero },
       onclick: () => {
         ui.picking = hero;
-        message("Click the square to walk to on the map.");
+        panel.message("Click the square to walk to on the map.");
       },
     },
     "Pick a square",
@@ -103,7 +70,7 @@ function heroEditor(hero) {
       },
     },
     el("option", { value: "" }, "no door"),
-    doorOptions(doors).map((d) => el("option", { value: d.id, selected: plan.door === d.id }, d.label)),
+    doorOptions(view, doors).map((d) => el("option", { value: d.id, selected: plan.door === d.id }, d.label)),
   );
   const thenSelect = el(
     "select",
@@ -115,7 +82,7 @@ function heroEditor(hero) {
     },
     THEN.map(([value, label]) => el("option", { value, selected: plan.act === value }, label)),
   );
-  const me = (ui.view.heroes ?? []).find((h) => h.hero === hero) ?? {};
+  const me = (view.heroes ?? []).find((h) => h.hero === hero) ?? {};
   const drink = el("input", {
     type: "number",
     min: "0",
@@ -125,6 +92,16 @@ function heroEditor(hero) {
     dataset: { hero, was: String(me.drink_at ?? 0) },
     "aria-label": `The ${hero} drinks a healing potion at this Body or less (0: only at death's door)`,
   });
+  const was = me.on_timeout ?? "end_turn";
+  const onTimeout = el(
+    "select",
+    {
+      class: "orders-timeout",
+      dataset: { hero, was },
+      "aria-label": `What the ${hero} does when its turn runs out`,
+    },
+    ON_TIMEOUT.map(([value, label]) => el("option", { value, selected: was === value }, label)),
+  );
   return el(
     "fieldset",
     { class: "orders-hero", dataset: { hero } },
@@ -132,6 +109,7 @@ function heroEditor(hero) {
     el("p", {}, "Walk to ", toLabel, " ", pick),
     el("p", {}, doorSelect, " ", thenSelect),
     el("p", { class: "small" }, "Standing rule: drink a healing potion at Body ", drink, " or less"),
+    el("p", { class: "small" }, "Standing rule: on a timeout, ", onTimeout),
   );
 }
 
@@ -147,177 +125,62 @@ function zargonEditor(orders) {
   return el("div", {}, el("label", {}, idle, " Monsters that see no hero do nothing (the phase ends by itself)"), el("p", {}, ai));
 }
 
-async function openEditor() {
-  message("");
-  ui.view = await api("/view");
-  const form = $("orders-form");
-  const fields = $("orders-fields");
-  if (ui.view.role === "zargon") {
-    fill(fields, zargonEditor(ui.orders?.orders ?? {}));
-  } else {
-    ui.plans = structuredClone(ui.orders?.orders?.heroes ?? {});
-    const playing = new Set((ui.view.heroes ?? []).filter((h) => h.status === "playing").map((h) => h.hero));
-    fill(fields, ui.view.heroes_owned.filter((h) => playing.has(h)).map(heroEditor));
-  }
-  form.hidden = false;
+function fields(view, orders, panel) {
+  ui.picking = null;
+  if (view.role === "zargon") return zargonEditor(orders);
+  ui.plans = structuredClone(orders.heroes ?? {});
+  const playing = new Set((view.heroes ?? []).filter((h) => h.status === "playing").map((h) => h.hero));
+  return view.heroes_owned.filter((h) => playing.has(h)).map((h) => heroEditor(view, h, panel));
 }
 
-async function submit(event) {
-  event.preventDefault();
-  let orders;
-  if (ui.view.role === "zargon") {
-    orders = { idle_ends_phase: $("orders-idle").checked, ai: $("orders-ai").value || null };
-  } else {
-    orders = { heroes: ui.plans };
-  }
-  try {
-    await drinkRules();
-    showOrders(await api("/orders", "PUT", { orders }));
-    $("orders-form").hidden = true;
-    ui.picking = null;
-    message("");
-  } catch (err) {
-    message(err.message);
-  }
+function collect(view) {
+  ui.picking = null;
+  if (view.role === "zargon") return { idle_ends_phase: $("orders-idle").checked, ai: $("orders-ai").value || null };
+  return { heroes: ui.plans };
 }
 
 function freshKey() {
   return globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** The "drink at Body N" rules changed in the form: private settings, sent as actions. */
-async function drinkRules() {
+/** The standing rules changed in the form (drink at Body N, on a timeout): private settings, sent as actions. */
+async function standingRules(view, panel) {
+  const send = (action) => panel.api("/actions", "POST", { action, expected_version: view.version, idempotency_key: freshKey() });
   for (const input of document.querySelectorAll(".orders-drink")) {
     if (input.value === input.dataset.was) continue;
-    const body = Number(input.value);
-    const action = { type: "set_drink_at", hero: input.dataset.hero, body };
-    await api("/actions", "POST", { action, expected_version: ui.view.version, idempotency_key: freshKey() });
+    await send({ type: "set_drink_at", hero: input.dataset.hero, body: Number(input.value) });
     input.dataset.was = input.value;
+  }
+  for (const select of document.querySelectorAll(".orders-timeout")) {
+    if (select.value === select.dataset.was) continue;
+    await send({ type: "set_on_timeout", hero: select.dataset.hero, act: select.value });
+    select.dataset.was = select.value;
   }
 }
 
 /** While picking, a click on the map chooses the square (and does nothing else). */
-function onBoardClick(event) {
-  if (!ui.picking) return;
-  const svg = $("board");
-  const matrix = svg.getScreenCTM?.();
-  if (!matrix) return;
-  event.stopPropagation();
-  event.preventDefault();
+function boardClick(event, panel) {
+  if (!ui.picking) return false;
+  const matrix = $("board").getScreenCTM?.();
+  if (!matrix) return false;
   const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
   const square = [Math.floor(point.x), Math.floor(point.y)];
   ui.plans[ui.picking].to = square;
-  const fieldset = document.querySelector(`.orders-hero[data-hero="${ui.picking}"] .orders-to`);
-  if (fieldset) fieldset.textContent = `${square[0]},${square[1]}`;
+  const label = document.querySelector(`.orders-hero[data-hero="${ui.picking}"] .orders-to`);
+  if (label) label.textContent = `${square[0]},${square[1]}`;
   ui.picking = null;
-  message("");
+  panel.message("");
+  return true;
 }
 
-// ---- the recap ------------------------------------------------------------------------
-
-const recap = { frames: [], at: 0, timer: null, version: 0, decided: false };
-
-function drawFrame(n) {
-  recap.at = Math.max(0, Math.min(recap.frames.length - 1, n));
-  const frame = recap.frames[recap.at];
+function drawFrame(svg, list, frame) {
   const view = { ...frame.view, log: frame.entries, legal_actions: [] };
   const index = indexView(view);
-  drawBoard($("recap-board"), view, index, boardTargets(view, index, NO_UI), NO_UI);
+  drawBoard(svg, view, index, boardTargets(view, index, NO_UI), NO_UI);
   fill(
-    $("recap-entries"),
+    list,
     groupEntries(frame.entries).map((group) => storyItem(group, index)),
   );
-  $("recap-step").textContent = `${recap.at + 1} / ${recap.frames.length}`;
-  $("recap").dataset.frame = String(recap.at);
 }
 
-function seen(version) {
-  api("/seen", "POST", { version }).catch(() => {});
-}
-
-function closeRecap() {
-  clearInterval(recap.timer);
-  $("recap").close();
-  recap.decided = true;
-  seen(Math.max(recap.version, Number(root.dataset.version || 0)));
-}
-
-async function startRecap() {
-  let data;
-  try {
-    data = await api("/recap");
-  } catch {
-    recap.decided = true;
-    return;
-  }
-  recap.version = data.version;
-  if (data.frames.length < 2) {
-    recap.decided = true;
-    seen(Math.max(data.version, Number(root.dataset.version || 0)));
-    return;
-  }
-  recap.frames = data.frames;
-  fill(
-    $("recap-lines"),
-    data.lines.map((line) => el("li", {}, line)),
-  );
-  const dialog = $("recap");
-  dialog.showModal();
-  drawFrame(0);
-  recap.timer = setInterval(() => {
-    if (recap.at >= recap.frames.length - 1) clearInterval(recap.timer);
-    else drawFrame(recap.at + 1);
-  }, 900);
-}
-
-/** Leaving the page (a reload too) records what it showed, so coming back recaps only what is new. */
-function seenOnLeave() {
-  if (!recap.decided) return;
-  const version = Number(root.dataset.version || 0);
-  fetch(`${base}/seen`, {
-    method: "POST",
-    keepalive: true,
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-    body: JSON.stringify({ version }),
-  }).catch(() => {});
-}
-
-let seenTimer = null;
-function onView() {
-  loadOrders();
-  if (!recap.decided) return; // the recap starts from the last visit: not moved before it
-  clearTimeout(seenTimer);
-  seenTimer = setTimeout(() => seen(Number(root.dataset.version || 0)), 500);
-}
-
-if (root && box && !root.dataset.spectator) {
-  $("orders-edit").addEventListener("click", () => openEditor().catch((err) => message(err.message)));
-  $("orders-form").addEventListener("submit", submit);
-  $("orders-close").addEventListener("click", () => {
-    $("orders-form").hidden = true;
-    ui.picking = null;
-  });
-  $("orders-cancel").addEventListener("click", async () => {
-    try {
-      showOrders(await api("/orders", "DELETE"));
-    } catch (err) {
-      message(err.message);
-    }
-  });
-  $("board").addEventListener("click", onBoardClick, true);
-  $("recap-skip").addEventListener("click", closeRecap);
-  $("recap").addEventListener("cancel", closeRecap);
-  $("recap-prev").addEventListener("click", () => {
-    clearInterval(recap.timer);
-    drawFrame(recap.at - 1);
-  });
-  $("recap-next").addEventListener("click", () => {
-    clearInterval(recap.timer);
-    drawFrame(recap.at + 1);
-  });
-  document.addEventListener("board:view", onView);
-  window.addEventListener("pagehide", seenOnLeave);
-  loadOrders();
-  startRecap();
-}
+startOrders({ fields, collect, beforeSave: standingRules, boardClick, drawFrame });

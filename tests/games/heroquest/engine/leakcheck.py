@@ -17,6 +17,7 @@ PRIVATE_HERO_FIELDS = {
     "items",
     "auto_drink",
     "drink_at",
+    "on_timeout",
 }
 FORBIDDEN_KEYS = {"deck", "rng", "seed", "notes", "special_treasures"}
 
