@@ -82,7 +82,10 @@ def stack_env(args: argparse.Namespace) -> dict[str, str]:
         "PYTHONPATH": str(args.root),
         # The idle sockets are the watchers' (one user a game), many to a user: the per-user cap
         # (config/sockets.py, 20 a process) must leave room for them all, whichever process.
-        "WS_MAX_PER_USER": str(max(20, 2 * args.idle_sockets // max(args.games, 1) + 10)),
+        # (tests/load/actionbench.py shares this environment and opens no idle sockets)
+        "WS_MAX_PER_USER": str(
+            max(20, 2 * getattr(args, "idle_sockets", 0) // max(getattr(args, "games", 1), 1) + 10)
+        ),
     }
 
 
