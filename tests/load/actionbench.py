@@ -129,6 +129,7 @@ print(json.dumps({
 if profiler:
     stats = pstats.Stats(profiler, stream=sys.stderr)
     stats.sort_stats("cumulative").print_stats(request["profile_lines"])
+    stats.dump_stats("var/actionbench.prof")
     stats.sort_stats("tottime").print_stats(request["profile_lines"])
 """
 

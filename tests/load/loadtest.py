@@ -49,6 +49,7 @@ import redis
 from websockets.asyncio.client import connect
 
 from tests.load.setup_games import run_setup
+from tests.load.webprofile import profile_collect, profile_report, profile_start
 from tests.play.bot import Bot
 
 HERE = Path(__file__).resolve().parents[2]
@@ -703,6 +704,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS))
     parser.add_argument("--root", default=str(HERE), help="the checkout to serve")
     parser.add_argument("--timeout", type=float, default=1200, help="seconds before giving up")
+    parser.add_argument(
+        "--profile", action="store_true", help="py-spy on the web processes, flat out"
+    )
     args = parser.parse_args(argv)
 
     # The watchdog: whatever hangs, the run (and the stack, via the context manager) ends.
@@ -778,8 +782,12 @@ def main(argv: list[str] | None = None) -> int:
                 elapsed,
                 paced=True,
             )
+        pids = stack.web_pids()
+        recorders = profile_start(pids, args.seconds, log_dir) if args.profile else []
         run, elapsed = timed_run(games, stack, args.seconds, 0)
         report_run(f"as fast as the bots go, {len(games)} games", run, elapsed, paced=False)
+        if args.profile:
+            profile_report(profile_collect(recorders, pids, log_dir))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
