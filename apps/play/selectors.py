@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +18,7 @@ from django.db.models.functions import Coalesce
 
 from apps.accounts.models import User
 from apps.campaigns.models import CampaignRoom
+from apps.core.jsontext import json_text
 from apps.games.port import SPECTATOR_SEAT, GameFace, Json, StandingOrders
 from apps.games.registry import game_face
 from apps.play.clock import TurnClock, game_clock, seat_users
@@ -212,7 +212,7 @@ def game_ended_view(*, game: Game, view: dict[str, Any]) -> dict[str, Any]:
 def seat_view_of_state(*, game: Game, seat: int, state: Any) -> SeatView:
     """`seat`'s view of `state` (the game's state at `game.version`, settings in), encoded."""
     view = game_face_of(game).seat_view(state, seat)
-    text = json.dumps(_seat_view_dict(game, view), separators=(",", ":"))
+    text = json_text(_seat_view_dict(game, view))
     return SeatView(
         game_id=game.pk,
         seat=seat,

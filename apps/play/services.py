@@ -32,6 +32,7 @@ from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
 from apps.core.prepared import PreparedQuery
 from apps.core.realtime import game_group, poke_on_commit, socket_id_or_none
+from apps.core.rows import row_update, rows_insert
 from apps.games.port import SPECTATOR_SEAT, GameFace, Refusal, RefusalKind, Setting, Step
 from apps.play.clock import clock_restart
 from apps.play.errors import (
@@ -391,7 +392,7 @@ def _log(
         )
         for n, event in enumerate(events)
     ]
-    GameEvent.objects.bulk_create([action_row, *event_rows])
+    rows_insert([action_row, *event_rows])
     game.last_seq += 1 + len(event_rows)
     return events
 
@@ -412,7 +413,7 @@ def _store(*, face: GameFace, game: Game, new_state: Any, actor: AnyUser | None 
     game.version += 1
     game.outcome = face.outcome_of(new_state) or ""
     game.to_move, game.round = to_move, round_
-    game.save(update_fields=fields)
+    row_update(game, fields)
     return turn_changed
 
 

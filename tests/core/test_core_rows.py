@@ -1,0 +1,78 @@
+"""Rows written with SQL made once (apps/core/rows.py) are the rows the ORM would write."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from apps.core.jsontext import json_text
+from apps.core.rows import row_update, rows_insert
+from apps.play.models import Game, GameEvent
+from tests.play import conftest as play
+from tests.play.conftest import GameMaker
+
+pytestmark = pytest.mark.django_db
+quest, make_room, make_game = play.quest, play.make_room, play.make_game  # the play fixtures
+
+AWKWARD_JSON = {
+    "big": 2**70,  # past orjson's 64 bits: json's text instead
+    "name": "Zargon's ünïcode",
+    "nested": [{"1": [1.5, None, True]}],
+    3: "an int key becomes a string key, as json makes it",
+}
+
+
+def test_json_text_means_what_json_means() -> None:
+    assert json.loads(json_text(AWKWARD_JSON)) == json.loads(json.dumps(AWKWARD_JSON))
+    assert json.loads(json_text({"a": [1, 2]})) == {"a": [1, 2]}
+
+
+def test_a_row_update_writes_the_named_columns_in_one_statement(make_game: GameMaker) -> None:
+    game, _ = make_game(seats=2)
+    before = Game.objects.get(pk=game.pk)
+    game.version, game.outcome, game.state = 41, "", AWKWARD_JSON
+    game.round = 99  # changed, but not named: not written
+    with CaptureQueriesContext(connection) as queries:
+        row_update(game, ["version", "state", "updated"])
+    assert len(queries) == 1
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.version == 41
+    assert stored.state == json.loads(json.dumps(AWKWARD_JSON))
+    assert stored.round == before.round
+    assert stored.updated > before.updated  # auto_now, as save() sets it
+
+
+def test_rows_inserted_at_once_are_the_rows_bulk_create_writes(make_game: GameMaker) -> None:
+    game, _ = make_game(seats=2)
+    last = GameEvent.objects.filter(game=game).order_by("-seq").first()
+    assert last is not None
+    rows = [
+        GameEvent(
+            game=game,
+            seq=last.seq + n,
+            version=game.version + 1,
+            kind=GameEvent.Kind.EVENT,
+            payload={"seq": 1000 + n, "text": "ünïcode", "big": 2**70},
+            event_seq=1000 + n,
+        )
+        for n in (1, 2, 3)
+    ]
+    started = timezone.now()
+    with CaptureQueriesContext(connection) as queries:
+        rows_insert(rows)
+    assert len(queries) == 1
+    stored = list(GameEvent.objects.filter(game=game, seq__gt=last.seq).order_by("seq"))
+    assert [(e.seq, e.kind, e.event_seq, e.seat) for e in stored] == [
+        (last.seq + n, "event", 1000 + n, None) for n in (1, 2, 3)
+    ]
+    assert stored[0].payload == {"seq": 1001, "text": "ünïcode", "big": 2**70}
+    assert all(e.created >= started - timedelta(seconds=1) for e in stored)  # auto_now_add
+
+
+def test_nothing_to_insert_runs_no_statement() -> None:
+    with CaptureQueriesContext(connection) as queries:
+        rows_insert([])
+    assert len(queries) == 0
