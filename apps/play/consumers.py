@@ -7,8 +7,9 @@ transaction that gave a seat away or stopped spectators), and a socket checked a
 generation checks its seat again before sending it, and closes (4403) instead if its access
 ended. A frame already on its way when the access ended may still go; none built after it does.
 The group message only says "game changed to version V"; the seat's view of V is built once per
-process and version (`apps.play.view_cache`), whatever the number of sockets watching that seat, and
-sent as already-encoded text. A socket only ever receives its own seat's view, and not the view
+version (`apps.play.view_cache`: the action's request keeps its own seat's there for every
+process), whatever the number of sockets and processes watching that seat, and sent as
+already-encoded text. A socket only ever receives its own seat's view, and not the view
 of a version its own page played: the page opens the socket with `?socket=<id>` and sends the
 same id with its action (`X-Socket-Id`), whose answer carries the view; that version's poke
 names the socket (with the acting user and seat), and that socket alone skips it. Table talk works
@@ -51,6 +52,7 @@ from apps.play.selectors import (
     game_ids_in_play,
     game_membership,
     game_seat_view_encoded,
+    game_seat_view_for_socket,
 )
 from apps.play.view_cache import SeatView, view_cache
 
@@ -80,18 +82,20 @@ async def _newest_view(game_id: int, seat: int, at_least: int) -> SeatView:
             return cached
         pending = _building.get((game_id, seat))
         if pending is None:
-            return await _build(game_id, seat)
+            return await _build(game_id, seat, at_least)
         view = await asyncio.shield(pending)
         if view.version >= at_least:
             return view
         # that build read the game before version `at_least` committed: look again
 
 
-async def _build(game_id: int, seat: int) -> SeatView:
+async def _build(game_id: int, seat: int, at_least: int) -> SeatView:
     future: asyncio.Future[SeatView] = asyncio.get_running_loop().create_future()
     _building[(game_id, seat)] = future
     try:
-        view = await _current_view(game_id, seat, state_needed=True)
+        view: SeatView = await _on_view_builders(game_seat_view_for_socket)(
+            game_id=game_id, seat=seat, at_least=at_least
+        )
     except BaseException as exc:
         future.set_exception(exc)
         future.exception()  # retrieved: waiters get it, nobody is warned about it

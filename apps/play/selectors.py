@@ -25,7 +25,7 @@ from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.fairness import Fairness
 from apps.play.models import ChatMessage, Game, GameEvent, GameWatcher
-from apps.play.view_cache import SeatView, view_cache
+from apps.play.view_cache import SeatView, seat_view_keep, shared_views, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
 
@@ -224,15 +224,24 @@ def seat_view_of_state(*, game: Game, seat: int, state: Any) -> SeatView:
 
 
 def game_seat_view_cached(*, game: Game, seat: int) -> SeatView:
-    """The seat's view of `game` as loaded, from this process's cache or built (and kept)."""
+    """The seat's view of `game` as loaded: from this process's cache, from the cache every
+    process shares, or built (and kept in both)."""
     cached = view_cache.get(game.pk, seat, at_least=game.version)
     if cached is not None and cached.is_as_new_as(version=game.version, outcome=game.outcome):
         if cached.generation < game.access_generation:  # the row read now knows better
             cached = dataclasses.replace(cached, generation=game.access_generation)
             view_cache.put(cached)
         return cached
+    shared = shared_views.get(game.pk, seat, game.version)
+    if shared is None and not shared_views.claim(game.pk, seat, game.version):
+        shared = shared_views.wait_for(game.pk, seat, game.version)  # another process builds it
+    if shared is not None and shared.is_as_new_as(version=game.version, outcome=game.outcome):
+        if shared.generation < game.access_generation:
+            shared = dataclasses.replace(shared, generation=game.access_generation)
+        view_cache.put(shared)
+        return shared
     view = seat_view_of_state(game=game, seat=seat, state=game_state_in_play(game=game))
-    view_cache.put(view)
+    seat_view_keep(view)
     return view
 
 
@@ -272,6 +281,16 @@ def game_seat_view_encoded(*, game_id: int, seat: int, state_needed: bool) -> Se
     if game is None:
         raise GameNotFound("There is no such game.")
     return game_seat_view_cached(game=game, seat=seat)
+
+
+def game_seat_view_for_socket(*, game_id: int, seat: int, at_least: int) -> SeatView:
+    """The view of version `at_least` (or newer) for a poked socket: the one another process
+    (the action's request, another socket) built, without reading the game; else built."""
+    shared = shared_views.get(game_id, seat, at_least)
+    if shared is not None:
+        view_cache.put(shared)
+        return shared
+    return game_seat_view_encoded(game_id=game_id, seat=seat, state_needed=True)
 
 
 def game_events(

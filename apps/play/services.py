@@ -6,7 +6,7 @@ stale version, run the engine, append the log (its action row keeps the key: the
 the state, bump the version; five statements at most however long the game, a turn change's
 notices included. After commit a content-free "game changed" message goes to the game's channel
 group; each websocket consumer then sends its own seat's view, built once per version and seat
-in each process (`apps.play.view_cache`), except the socket of the page that played the action
+(`apps.play.view_cache`), except the socket of the page that played the action
 (its answer carried that view already).
 
 Services raise `errors.PlayError` subclasses; each carries the HTTP status the API answers with
@@ -71,7 +71,7 @@ from apps.play.selectors import (
     seat_view_of_state,
 )
 from apps.play.tasks import ai_seat_enqueue, orders_enqueue
-from apps.play.view_cache import SeatView, view_cache
+from apps.play.view_cache import SeatView, seat_view_forget, seat_view_keep
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_changed, room_member_seat
 
@@ -337,9 +337,10 @@ def _setting_change(
     Game.objects.filter(pk=game.pk).update(settings=game.settings)
     response = {"version": game.version, "seat": seat, "entries": []}
     ActionReceipt.objects.create(game=game, seat=seat, system=system, key=key, response=response)
-    # The version stays, so this seat's cached view would hide the change here (dropping it is
-    # harmless if this rolls back); other processes show it from the next version on.
-    view_cache.forget(game.pk, seat)
+    # The version stays, so this seat's cached views (this process's, the shared one) would
+    # hide the change (dropping them is harmless if this rolls back); another process's own
+    # cache shows it from the next version on.
+    seat_view_forget(game.pk, seat, game.version)
     return response
 
 
@@ -522,7 +523,7 @@ def _apply_action(
         view = None
         if user is not None:  # kept for this process's sockets once it is committed
             view = seat_view_of_state(game=game, seat=seat, state=new_state)
-            transaction.on_commit(functools.partial(view_cache.put, view))
+            transaction.on_commit(functools.partial(seat_view_keep, view))
         # Lobbies following the game hear of it only when the turn changed (or it ended).
         message: dict[str, Any] = {"type": "game.changed", "version": game.version}
         if turn_changed or game.outcome:

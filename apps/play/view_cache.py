@@ -1,17 +1,30 @@
-"""Each seat's view, built and JSON-encoded once per game version in a process.
+"""Each seat's view, built and JSON-encoded once per game version, for every process.
 
-After an action every socket of a game is poked; without this cache each socket would load the
-game, decode its state and build its seat's view. Here the first one builds it and the others (and
-the API's GET) reuse the encoded text. Only the newest version of each (game, seat) is kept: an
-older view is never served again. The cache is per process and thread-safe (the HTTP thread
-fills it, the consumers' event loop reads it).
+After an action every socket of a game is poked; without a cache each socket would load the
+game, decode its state and build its seat's view. Two layers:
+
+- `view_cache`, in each process: the first socket of a seat builds the view and the others (and
+  the API's GET) reuse the encoded text. Only the newest version of each (game, seat) is kept.
+  Thread-safe (request threads fill it, the consumers' event loop reads it).
+- `shared_views`, in the cache every process shares (Redis in production, files without it):
+  each (game, seat, version) for a minute. The action's request keeps its own seat's new view
+  there before the poke leaves; a socket in another process finds it there instead of loading
+  the game, and when two processes' sockets want a view nobody built yet, one of them builds it
+  (`claim`) while the other waits for it. A cache that fails or hangs only costs a build.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
 
 SEATS_KEPT = 2048  # (game, seat) pairs; a view is ~10-45 KB of JSON text
 
@@ -82,3 +95,66 @@ class SeatViewCache:
 
 
 view_cache = SeatViewCache()
+
+
+SHARED_SECONDS = 60  # a version's views are wanted within seconds of it, or never again
+CLAIM_SECONDS = 5  # a process that claimed a build and died frees it after this
+WAIT_SECONDS = 0.5  # how long a process waits for the view another one claimed
+WAIT_STEP = 0.01
+
+
+def _key(game_id: int, seat: int, version: int) -> str:
+    return f"seat-view:{game_id}:{seat}:{version}"
+
+
+class SharedSeatViews:
+    """The seats' views of each version, in the cache all processes share."""
+
+    def get(self, game_id: int, seat: int, version: int) -> SeatView | None:
+        found = self._call(cache.get, _key(game_id, seat, version))
+        return found if isinstance(found, SeatView) else None
+
+    def put(self, view: SeatView) -> None:
+        key = _key(view.game_id, view.seat, view.version)
+        self._call(cache.set, key, view, SHARED_SECONDS)
+
+    def claim(self, game_id: int, seat: int, version: int) -> bool:
+        """This process builds that view (True), or another one already is (False)."""
+        claimed = self._call(cache.add, _key(game_id, seat, version) + ":build", 1, CLAIM_SECONDS)
+        return claimed is not False
+
+    def wait_for(self, game_id: int, seat: int, version: int) -> SeatView | None:
+        """The view another process claimed, once it is there (None after `WAIT_SECONDS`)."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(WAIT_STEP)
+            if (view := self.get(game_id, seat, version)) is not None:
+                return view
+        return None
+
+    def _call(self, method: Any, *args: Any) -> Any:
+        try:
+            return method(*args)
+        except Exception as exc:  # a courtesy: whatever the cache does, the view gets built
+            logger.warning("shared seat views: %s", type(exc).__name__)
+            return None
+
+
+    def forget(self, game_id: int, seat: int, version: int) -> None:
+        key = _key(game_id, seat, version)
+        self._call(cache.delete_many, [key, key + ":build"])
+
+
+shared_views = SharedSeatViews()
+
+
+def seat_view_keep(view: SeatView) -> None:
+    """Keep a view just built for this process and for the others."""
+    view_cache.put(view)
+    shared_views.put(view)
+
+
+def seat_view_forget(game_id: int, seat: int, version: int) -> None:
+    """Forget a seat's view of `version` everywhere (a private setting changed it in place)."""
+    view_cache.forget(game_id, seat)
+    shared_views.forget(game_id, seat, version)

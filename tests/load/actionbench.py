@@ -46,7 +46,7 @@ from apps.accounts.models import User
 from apps.accounts.services import token_issue
 from apps.play import services
 from apps.play.selectors import game_seat_view_encoded
-from apps.play.view_cache import view_cache
+from apps.play.view_cache import seat_view_forget
 from apps.rooms import services as rooms
 from tests.play.bot import Bot
 
@@ -108,7 +108,7 @@ while done < request["actions"]:
                                                                             "RELEASE")]))
         g["view"] = answer.json()["view"]
         # What a socket on Zargon's seat pays for this version (in another process: no cache).
-        view_cache.forget(g["id"], 1)
+        seat_view_forget(g["id"], 1, g["view"]["version"])
         started = time.perf_counter()
         game_seat_view_encoded(game_id=g["id"], seat=1, state_needed=True)
         rebuilds.append(time.perf_counter() - started)

@@ -1,0 +1,92 @@
+"""A seat's view of a version is built once for every process (apps/play/view_cache.py).
+
+"Another process" is played here by forgetting this process's own cache: what is left is the
+cache every process shares (Redis in production, files without it).
+"""
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from apps.play.selectors import game_seat_view_cached, game_seat_view_for_socket
+from apps.play.view_cache import SeatView, shared_views, view_cache
+
+from .conftest import GameMaker, client_for, post_action
+
+pytestmark = pytest.mark.django_db
+
+ROLL = {"type": "roll_movement", "hero": "barbarian"}
+
+
+def test_the_acting_seats_new_view_reaches_another_process_without_reading_the_game(
+    make_game: GameMaker, django_capture_on_commit_callbacks: Any
+) -> None:
+    game, users = make_game(3)
+    with django_capture_on_commit_callbacks(execute=True):  # kept once committed
+        answer = post_action(client_for(users[2]), game.pk, ROLL, 0).json()
+    view_cache.clear()  # another process: only the shared cache knows the view
+    with CaptureQueriesContext(connection) as queries:
+        view = game_seat_view_for_socket(game_id=game.pk, seat=2, at_least=1)
+    assert len(queries) == 0
+    assert view.version == 1
+    assert view.json.startswith("{") and '"version":1' in view.json
+    assert answer["view"]["version"] == 1 and answer["view"]["seat"] == 2
+
+
+def test_a_view_nobody_built_is_built_once_and_kept_for_the_others(make_game: GameMaker) -> None:
+    game, users = make_game(3)
+    post_action(client_for(users[2]), game.pk, ROLL, 0)
+    view_cache.clear()
+    built = game_seat_view_for_socket(game_id=game.pk, seat=1, at_least=1)  # Zargon's
+    view_cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        again = game_seat_view_for_socket(game_id=game.pk, seat=1, at_least=1)
+    assert len(queries) == 0 and again == built
+
+
+def test_a_process_waits_for_the_view_another_one_claimed(make_game: GameMaker) -> None:
+    game, _ = make_game(3)
+    game.refresh_from_db()
+    assert shared_views.claim(game.pk, 1, game.version)  # "the other process" builds it
+    theirs = SeatView(game_id=game.pk, seat=1, version=game.version, json='{"theirs":1}')
+    threading.Timer(0.05, shared_views.put, args=(theirs,)).start()
+    started = time.monotonic()
+    view = game_seat_view_cached(game=game, seat=1)
+    assert view == theirs
+    assert time.monotonic() - started < 0.45  # it came before the wait gave up
+
+
+def test_a_failing_shared_cache_costs_only_a_build(
+    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, users = make_game(3)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("the cache is down")
+
+    for method in ("get", "set", "add", "delete_many"):
+        monkeypatch.setattr(cache, method, broken)
+    answer = post_action(client_for(users[2]), game.pk, ROLL, 0)
+    assert answer.status_code == 200
+    view_cache.clear()
+    view = game_seat_view_for_socket(game_id=game.pk, seat=1, at_least=1)
+    assert view.version == 1 and '"role":"zargon"' in view.json
+
+
+def test_a_private_setting_is_not_hidden_by_a_shared_view_of_the_same_version(
+    make_game: GameMaker,
+) -> None:
+    game, users = make_game(3)
+    elf = client_for(users[3])
+    before = elf.get(f"/api/games/{game.pk}/view").json()
+    setting = {"type": "set_auto_drink", "hero": "elf", "on": False}
+    assert post_action(elf, game.pk, setting, 0).status_code == 200
+    view_cache.clear()
+    after = elf.get(f"/api/games/{game.pk}/view").json()
+    assert after["version"] == before["version"]
+    assert after != before
