@@ -16,10 +16,14 @@ would anyway.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 
 IDLE_KEPT = 16  # idle request threads kept per process; more are started, and ended, as needed
 
@@ -47,3 +51,25 @@ class RequestThreads:
             self._idle.append(executor)
         else:
             executor.shutdown(wait=False)
+
+
+class RunningRequestsCap:
+    """At most `REQUEST_RUNNING` requests of a process run their middleware and view at once;
+    the others wait their turn on a lock, holding no GIL (the first middleware).
+
+    One process runs Python on one core however many threads it has. With every request of a
+    busy process running at once, 25 threads took turns at the GIL with the event loop that
+    sends the sockets' frames, which then waited seconds between two steps: flat out, screens
+    were seconds behind the actions' answers. Requests get the same CPU either way; the loop
+    gets its share of it. The body is read before (on the loop), so a slow upload holds no turn.
+    """
+
+    sync_capable, async_capable = True, False
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.turns = threading.BoundedSemaphore(settings.REQUEST_RUNNING)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        with self.turns:
+            return self.get_response(request)

@@ -139,7 +139,6 @@ class SharedSeatViews:
             logger.warning("shared seat views: %s", type(exc).__name__)
             return None
 
-
     def forget(self, game_id: int, seat: int, version: int) -> None:
         key = _key(game_id, seat, version)
         self._call(cache.delete_many, [key, key + ":build"])
