@@ -239,6 +239,10 @@ STORAGES = {
 }
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Seat views kept in the shared cache for the other web processes (apps/play/view_cache.py): with
+# Redis. The embedded default serves from one process, and its file cache would gain a file an
+# action (culled with the rate-limit counts past MAX_ENTRIES).
+SHARED_SEAT_VIEWS = env.bool("SHARED_SEAT_VIEWS", default=bool(REDIS_URL))
 # Seconds any request-side use of Redis may take (pokes, broker publishes, /healthz): a frozen
 # Redis must never hold a request (docs/operations.md, "Outages").
 REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)

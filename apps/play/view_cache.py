@@ -6,7 +6,7 @@ game, decode its state and build its seat's view. Two layers:
 - `view_cache`, in each process: the first socket of a seat builds the view and the others (and
   the API's GET) reuse the encoded text. Only the newest version of each (game, seat) is kept.
   Thread-safe (request threads fill it, the consumers' event loop reads it).
-- `shared_views`, in the cache every process shares (Redis in production, files without it):
+- `shared_views`, in the cache every process shares (Redis; `SHARED_SEAT_VIEWS`, on with it):
   each (game, seat, version) for a minute. The action's request keeps its own seat's new view
   there before the poke leaves; a socket in another process finds it there instead of loading
   the game, and when two processes' sockets want a view nobody built yet, one of them builds it
@@ -22,6 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 
 logger = logging.getLogger(__name__)
@@ -133,6 +134,8 @@ class SharedSeatViews:
         return None
 
     def _call(self, method: Any, *args: Any) -> Any:
+        if not settings.SHARED_SEAT_VIEWS:
+            return None  # one process: nothing to share (get: None, claim: this one builds)
         try:
             return method(*args)
         except Exception as exc:  # a courtesy: whatever the cache does, the view gets built

@@ -1,7 +1,7 @@
 """A seat's view of a version is built once for every process (apps/play/view_cache.py).
 
 "Another process" is played here by forgetting this process's own cache: what is left is the
-cache every process shares (Redis in production, files without it).
+cache every process shares (Redis in production; here the tests' cache, files without Redis).
 """
 
 import threading
@@ -20,6 +20,12 @@ from .conftest import GameMaker, client_for, post_action
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def shared_seat_views(settings: Any) -> None:
+    settings.SHARED_SEAT_VIEWS = True  # on with Redis; these tests run without it too
+
+
 ROLL = {"type": "roll_movement", "hero": "barbarian"}
 
 
@@ -36,6 +42,17 @@ def test_the_acting_seats_new_view_reaches_another_process_without_reading_the_g
     assert view.version == 1
     assert view.json.startswith("{") and '"version":1' in view.json
     assert answer["view"]["version"] == 1 and answer["view"]["seat"] == 2
+
+
+def test_without_redis_one_process_keeps_its_views_to_itself(
+    make_game: GameMaker, settings: Any
+) -> None:
+    settings.SHARED_SEAT_VIEWS = False
+    game, users = make_game(3)
+    post_action(client_for(users[2]), game.pk, ROLL, 0)
+    game_seat_view_for_socket(game_id=game.pk, seat=1, at_least=1)
+    assert cache.get(f"seat-view:{game.pk}:1:1") is None
+    assert view_cache.get(game.pk, 1, at_least=1) is not None
 
 
 def test_a_view_nobody_built_is_built_once_and_kept_for_the_others(make_game: GameMaker) -> None:
