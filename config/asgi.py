@@ -3,17 +3,18 @@
 `/healthz` is answered before Django's middleware: a sync middleware runs on the requests'
 thread, where during a database outage it queued behind requests waiting for the pool
 (config/health.py). Every websocket passes the per-user cap of config/sockets.py. Every other
-request's body passes the size limit of config/limits.py before Django sees it, and runs on a
-request thread kept from an earlier request (config/request_threads.py).
+request's body passes the size limit of config/limits.py before Django sees it, and Django's WSGI
+handler answers it on one of the process's `REQUEST_RUNNING` request threads, handed over once
+(config/request_threads.py).
 """
 
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django_app = get_wsgi_application()
 
 # Imported after Django is set up: consumers touch models.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
@@ -23,13 +24,16 @@ from django.conf import settings  # noqa: E402
 
 from config.health import HEALTH_PATH, asgi_healthz  # noqa: E402
 from config.limits import BodyLimit  # noqa: E402
-from config.request_threads import RequestThreads  # noqa: E402
+from config.request_threads import DjangoInThreads  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.sockets import SocketCap  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
-        "http": BodyLimit(RequestThreads(django_asgi_app), settings.REQUEST_MAX_BYTES),
+        "http": BodyLimit(
+            DjangoInThreads(django_app, threads=settings.REQUEST_RUNNING),
+            settings.REQUEST_MAX_BYTES,
+        ),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(SocketCap(URLRouter(websocket_urlpatterns)))
         ),

@@ -67,7 +67,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "config.request_threads.RunningRequestsCap",  # REQUEST_RUNNING at once: the loop's share
     "django.middleware.security.SecurityMiddleware",
     "config.headers.SiteCSPMiddleware",  # Content-Security-Policy (django-csp)
     "config.headers.PermissionsPolicyMiddleware",

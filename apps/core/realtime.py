@@ -162,8 +162,20 @@ class _ServerPokes:
 _server_pokes = _ServerPokes()
 
 
+_request_thread = threading.local()
+
+
+def mark_request_thread() -> None:
+    """This thread runs a web process's requests (config/request_threads.py): its pokes go
+    through the process's poke sender."""
+    _request_thread.serving = True
+
+
 def _serving_a_request() -> bool:
-    """This thread runs sync code for an ASGI server's event loop (a request, a consumer)."""
+    """This thread runs a web process's requests, or sync code for an ASGI server's event loop
+    (a consumer's)."""
+    if getattr(_request_thread, "serving", False):
+        return True
     local = SyncToAsync.threadlocal
     loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
     same_process = getattr(local, "main_event_loop_pid", None) == os.getpid()
