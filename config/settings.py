@@ -122,8 +122,8 @@ AUTHENTICATION_BACKENDS = [
 # The largest request body and websocket message accepted (bytes): config/server.py refuses a
 # larger one before buffering it, Django's own limit is the same (docs/operations.md, "Limits").
 REQUEST_MAX_BYTES = env.int("REQUEST_MAX_BYTES", default=256 * 1024)
-# Requests of one process running their middleware and view at once (config/request_threads.py)
-REQUEST_RUNNING = env.int("REQUEST_RUNNING", default=4)
+# Request threads of one web process (config/request_threads.py): two keep the frames in step
+REQUEST_RUNNING = env.int("REQUEST_RUNNING", default=2)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 # config/server.py: a request's headers arrive whole within this many seconds, or 408.
 REQUEST_HEADER_TIMEOUT = env.float("REQUEST_HEADER_TIMEOUT", default=10.0)
