@@ -92,8 +92,15 @@ imports: $(STAMP)
 
 # Never installs system packages: without Chromium the browser tests are skipped (outside CI;
 # `make browser` or .ci/run installs it).
+# Tests that only compute (the engines' playouts, the API driven in process) run on every core
+# (pytest-xdist, a test database and a Redis database per worker); the rest, which start servers
+# and workers or wait on clocks, run one at a time after them, on a quiet machine.
+PARALLEL_TESTS := tests/games tests/play/test_play_playthrough.py tests/play/test_play_router_texts.py \
+	tests/config/test_api_fuzz.py
+TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) $(PARALLEL_TESTS)
+	$(BIN)/pytest $(addprefix --ignore=,$(PARALLEL_TESTS))
 
 # Browser tests drive Debian's Chromium; Playwright never downloads a browser of its own.
 # Asked for explicitly (`make browser`), this installs it with apt when run as root.
