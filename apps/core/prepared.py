@@ -15,7 +15,8 @@ value must be of its placeholder's type.
 It reads Django internals (the compiler's `klass_info`, `select` and `annotation_col_map`,
 `results_iter(results=...)`, `get_related_populators`): tests/core/test_core_prepared_pins.py pins
 their source and signatures, so a Django upgrade that moves them fails there, loudly, with what to
-check; tests/play/test_play_prepared_rows.py compares the action path's row with its queryset's.
+check; tests/play/test_play_prepared_rows.py compares each prepared row (the action path's, the
+view GET's, the sockets') with its queryset's.
 """
 
 from __future__ import annotations

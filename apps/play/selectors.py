@@ -19,6 +19,7 @@ from django.db.models.functions import Coalesce
 from apps.accounts.models import User
 from apps.campaigns.models import CampaignRoom
 from apps.core.jsontext import json_text
+from apps.core.prepared import PreparedQuery
 from apps.games.port import SPECTATOR_SEAT, GameFace, Json, StandingOrders
 from apps.games.registry import game_face
 from apps.play.clock import TurnClock, game_clock, seat_users
@@ -257,17 +258,50 @@ def game_view(*, game_id: int, user: AnyUser) -> dict[str, Any]:
     return game_seat_view(game=game, seat=seat)
 
 
+def _viewed_game_rows(*, game_id: int, user_id: int) -> models.QuerySet[Game]:
+    """The game row without its state, with the seat user `user_id` may watch it from."""
+    watcher = User(pk=user_id)
+    return (
+        Game.objects.defer("state").annotate(member_seat=watcher_seat(watcher)).filter(pk=game_id)
+    )
+
+
+def _game_rows(*, game_id: int, state_needed: bool) -> models.QuerySet[Game]:
+    return (Game.objects.all() if state_needed else Game.objects.defer("state")).filter(pk=game_id)
+
+
+# The rows every view GET and every socket's build reads, compiled to SQL once per database
+# (apps/core/prepared.py): building and compiling them was a tenth of a busy web process. The
+# stand-ins are ids no row has.
+_GAME_ID, _USER_ID = -1_000_001, -1_000_003
+_VIEWED_GAME = PreparedQuery(_viewed_game_rows, game_id=_GAME_ID, user_id=_USER_ID)
+_GAME = {
+    needed: PreparedQuery(functools.partial(_game_rows, state_needed=needed), game_id=_GAME_ID)
+    for needed in (False, True)
+}
+
+
+def _is_an_id(game_id: int) -> bool:
+    return 0 < game_id < 2**63  # a prepared statement skips the ORM's range check
+
+
 def game_view_encoded(*, game_id: int, user: AnyUser) -> SeatView:
     """`game_view` as JSON text, built at most once per version and seat in this process.
 
     One query (membership, version, settings); the state is read only if the cache has nothing
     as new as the row.
     """
-    games = Game.objects.defer("state").annotate(member_seat=watcher_seat(user))
-    game = games.filter(pk=game_id).first()
-    if game is None or game.member_seat is None:
+    if not _is_an_id(game_id):
         raise GameNotFound("There is no such game.")
-    return game_seat_view_cached(game=game, seat=int(game.member_seat))
+    if user.is_authenticated:
+        game = _VIEWED_GAME.first(game_id=game_id, user_id=user.pk)
+    else:
+        games = Game.objects.defer("state").annotate(member_seat=watcher_seat(user))
+        game = games.filter(pk=game_id).first()
+    seat = None if game is None else getattr(game, "member_seat", None)
+    if game is None or seat is None:
+        raise GameNotFound("There is no such game.")
+    return game_seat_view_cached(game=game, seat=int(seat))
 
 
 def game_seat_view_encoded(*, game_id: int, seat: int, state_needed: bool) -> SeatView:
@@ -276,8 +310,7 @@ def game_seat_view_encoded(*, game_id: int, seat: int, state_needed: bool) -> Se
     `state_needed`: the caller knows the cache has nothing as new, so the state is read with the
     row; otherwise it is read only if the cache has nothing as new as the row.
     """
-    games = Game.objects.all() if state_needed else Game.objects.defer("state")
-    game = games.filter(pk=game_id).first()
+    game = _GAME[state_needed].first(game_id=game_id) if _is_an_id(game_id) else None
     if game is None:
         raise GameNotFound("There is no such game.")
     return game_seat_view_cached(game=game, seat=seat)
