@@ -62,10 +62,11 @@ CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 # the same build instead of each starting its own.
 _building: dict[tuple[int, int], "asyncio.Future[SeatView]"] = {}
 
-# Django runs every request of a process on one thread; `database_sync_to_async` would queue the
-# sockets' view builds on that thread too, behind the requests (and the requests behind them),
-# so under load a frame reached the screen seconds after its POST returned. The builds run on
-# threads of their own instead (each holds at most one pooled connection while it runs).
+# `database_sync_to_async` would queue every socket's view build on asgiref's one thread-sensitive
+# thread (under Django's ASGI handler, the one that also ran the requests: a frame then reached
+# the screen seconds after its POST returned). The builds run on threads of their own, beside
+# the request threads of config/request_threads.py (each holds at most one pooled connection
+# while it runs).
 VIEW_BUILD_THREADS = 2
 _view_builders = ThreadPoolExecutor(VIEW_BUILD_THREADS, thread_name_prefix="seat-views")
 
@@ -117,9 +118,10 @@ async def _current_view(game_id: int, seat: int, *, state_needed: bool) -> SeatV
 class OffRequestThreadConsumer(AsyncJsonWebsocketConsumer):
     """A consumer whose messages are handled without a hop onto the request thread.
 
-    Channels' `dispatch` first closes old database connections through the thread that serves
-    the process's requests, so every message to every socket (a "game changed" poke to each
-    watcher) waited behind the requests in flight. Here every database call goes through
+    Channels' `dispatch` first closes old database connections through asgiref's one
+    thread-sensitive thread (under Django's ASGI handler, the requests' thread), so every message
+    to every socket (a "game changed" poke to each watcher) waited its turn there. Here every
+    database call goes through
     `DatabaseSyncToAsync`, which closes old connections around each call itself, so that hop
     is left out.
     """
