@@ -285,13 +285,14 @@ else:
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.ReusedClientRedisCache",  # Django's, one client a pool
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cache",
             "OPTIONS": {"socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT},
         }
     }
-    # django-ratelimit does not list Django's own Redis cache, which counts atomically.
+    # django-ratelimit does not list Django's own Redis cache (ours is it, with one client a
+    # pool), which counts atomically.
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
     # Files count without atomic increments: two processes counting the same use at the same

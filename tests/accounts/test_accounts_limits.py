@@ -206,7 +206,7 @@ def test_the_limiter_lets_requests_through_when_its_cache_hangs(settings: Any) -
     with frozen_redis() as url:
         settings.CACHES = {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "config.cache.ReusedClientRedisCache",
                 "LOCATION": url,
                 "OPTIONS": {"socket_timeout": 0.2, "socket_connect_timeout": 0.2},
             }

@@ -1,0 +1,55 @@
+"""config/cache.py: Django's Redis cache, one Redis client a connection pool."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from typing import Any, cast
+
+from config.cache import ReusedClientRedisCache
+
+
+def _cache(url: str) -> ReusedClientRedisCache:
+    return ReusedClientRedisCache(url, {"KEY_PREFIX": f"test-{uuid.uuid4().hex}"})
+
+
+def _client_of(cache: ReusedClientRedisCache) -> Any:
+    return cast(Any, cache)._cache  # Django's RedisCacheClient, private
+
+
+def test_every_call_of_a_cache_uses_the_same_redis_client(redis_url: str) -> None:
+    cache = _cache(redis_url)
+    client = _client_of(cache).get_client("a")
+
+    assert _client_of(cache).get_client("b") is client
+    assert _client_of(cache).get_client("c", write=True) is client  # one server: one pool
+
+
+def test_the_cache_gets_sets_adds_and_counts_as_djangos_does(redis_url: str) -> None:
+    cache = _cache(redis_url)
+
+    cache.set("view", {"seat": 1, "text": "a view"}, 30)
+    assert cache.get("view") == {"seat": 1, "text": "a view"}
+    assert cache.add("claim", 1, 5) is True and cache.add("claim", 1, 5) is False
+    cache.set("uses", 0, 30)
+    assert cache.incr("uses") == 1 and cache.incr("uses", 4) == 5
+    assert cache.delete("view") is True and cache.get("view", "gone") == "gone"
+
+
+def test_threads_sharing_the_client_each_read_their_own_values(redis_url: str) -> None:
+    cache = _cache(redis_url)
+    wrong: list[str] = []
+
+    def read_and_write(n: int) -> None:
+        for i in range(50):
+            cache.set(f"k{n}", f"{n}:{i}", 30)
+            if cache.get(f"k{n}") != f"{n}:{i}":
+                wrong.append(f"thread {n}, round {i}")
+
+    threads = [threading.Thread(target=read_and_write, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert wrong == []
