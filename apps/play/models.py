@@ -5,6 +5,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from apps.core.fields import FastJSONField
 from apps.games.registry import DEFAULT_GAME
 
 
@@ -57,7 +58,7 @@ class Game(models.Model):
     access_generation = models.PositiveIntegerField(default=0)
     options = models.JSONField(default=dict)
     # Key order is not kept (jsonb sorts keys); `State.from_json` takes its order from the quest.
-    state = models.JSONField(help_text="The engine state JSON.")
+    state = FastJSONField(help_text="The engine state JSON.")
     version = models.PositiveIntegerField(default=0)
     # The `seq` of the newest GameEvent: whoever appends to the log (holding the row lock) numbers
     # on from it and bumps it, so an action never scans the log.

@@ -1,0 +1,98 @@
+"""FastJSONField (apps/core/fields.py) reads back every value Django's JSONField reads."""
+
+import json
+import random
+from typing import Any
+
+import pytest
+from django.db import connection, models
+
+from apps.core.fields import FastJSONField
+from apps.games.registry import game_face, game_faces
+from apps.play.models import Game
+from apps.play.services import game_launch
+from tests.play import conftest as play
+from tests.play.conftest import GameMaker, RoomMaker
+
+quest, make_room, make_game = play.quest, play.make_room, play.make_game  # the play fixtures
+
+NO_EXPRESSION: Any = None  # a whole column read, not a key of it
+
+VALUES: list[Any] = [
+    {"seat": 1, "name": "Zargon's ünïcode", "nested": [{"1": [1.5, None, True]}]},
+    [1, "two", 3.0],
+    "a string",
+    7,
+    None,
+    {"u64": 2**64 - 1, "i64": -(2**63)},
+    {"lone": "\ud800"},  # a lone surrogate orjson refuses: json reads it
+    float("nan"),  # orjson refuses NaN: json reads it
+]
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_a_value_reads_back_as_djangos_json_field_reads_it(value: Any) -> None:
+    text = json.dumps(value)
+    fast = FastJSONField().from_db_value(text, NO_EXPRESSION, connection)
+    django = models.JSONField().from_db_value(text, NO_EXPRESSION, connection)
+
+    assert json.dumps(fast) == json.dumps(django) and type(fast) is type(django)
+
+
+def test_text_that_is_not_json_comes_back_as_it_is_as_in_django() -> None:
+    assert FastJSONField().from_db_value("{not json", NO_EXPRESSION, connection) == "{not json"
+    assert FastJSONField().from_db_value(None, NO_EXPRESSION, connection) is None
+
+
+def test_a_field_with_its_own_decoder_keeps_it() -> None:
+    class Tagged(json.JSONDecoder):
+        def decode(self, s: str, *args: Any) -> Any:
+            return {"tagged": super().decode(s)}
+
+    field = FastJSONField(decoder=Tagged)
+
+    assert field.from_db_value("[1]", NO_EXPRESSION, connection) == {"tagged": [1]}
+
+
+def test_migrations_see_djangos_json_field() -> None:
+    _name, path, _args, kwargs = FastJSONField(default=dict).deconstruct()
+
+    assert path == "django.db.models.JSONField" and kwargs == {"default": dict}
+
+
+@pytest.mark.parametrize("slug", [face.slug for face in game_faces()])
+def test_every_games_state_reads_back_exact_through_a_game(slug: str) -> None:
+    """No state of a played game holds an integer orjson would read as a float."""
+    face = game_face(slug)
+    scenario = face.scenarios()[0]
+    parsed = face.scenario_parse(scenario.slug, scenario.source)
+    state = face.new_game(parsed, face.max_seats, 2**63 - 1, {}, commitment=None).state
+    chooser = random.Random(5)
+    for _ in range(150):
+        text = json.dumps(face.state_to_json(state))
+        assert json.dumps(FastJSONField().from_db_value(text, NO_EXPRESSION, connection)) == text
+        seats = face.seats_to_move(state)
+        if not seats:
+            break
+        action = chooser.choice(face.legal_actions(state, seats[0]))
+        state = face.apply(state, seats[0], action).state
+
+
+@pytest.mark.django_db
+def test_a_games_state_round_trips_through_the_database(make_game: GameMaker) -> None:
+    game, _ = make_game(seats=2)
+    stored = Game.objects.get(pk=game.pk)
+    Game.objects.filter(pk=game.pk).update(state={"seed": 2**63 - 1, "k": ["ü", 1.5]})
+
+    assert Game.objects.get(pk=game.pk).state == {"seed": 2**63 - 1, "k": ["ü", 1.5]}
+    assert isinstance(stored.state, dict) and stored.state
+    assert Game.objects.filter(pk=game.pk).values_list("state__k", flat=True).get() == ["ü", 1.5]
+
+
+@pytest.mark.django_db
+def test_a_game_cannot_launch_with_a_seed_past_63_bits(make_room: RoomMaker) -> None:
+    room, users = make_room(seats=2)
+
+    with pytest.raises(ValueError, match="63 bits"):
+        game_launch(room_id=room.pk, user=users[1], seed=2**63)
+    assert not Game.objects.filter(room=room).exists()
