@@ -270,6 +270,8 @@ class Run:
     view_gets: int = 0
     accepted: int = 0
     finished_games: int = 0
+    web_cpu_seconds: float = 0.0  # the web processes' CPU while the bots played
+    machine_busy: float = 0.0  # the share of every core's time busy meanwhile, 0..1
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def shown(self, game: int, version: int) -> tuple[int, float] | None:
@@ -539,11 +541,15 @@ def timed_run(
                 target=trivial_gets, args=(base, token, run, until, room, every), daemon=True
             )
         )
+    cpu_before, machine_before = cpu_seconds(stack.web_pids()), machine_ticks()
     for thread in threads[1:]:
         thread.start()
     for thread in threads[1:]:
         thread.join(timeout=seconds + 60)
     elapsed = time.monotonic() - started
+    run.web_cpu_seconds = cpu_seconds(stack.web_pids()) - cpu_before
+    busy, total = (now - then for now, then in zip(machine_ticks(), machine_before, strict=True))
+    run.machine_busy = busy / max(total, 1)
     run.bots_done.set()
     threads[0].join(timeout=WATCHERS_CONNECT + FRAMES_WAIT + 5)
     return run, elapsed
@@ -579,6 +585,23 @@ def reconnect_figures(stack: Stack, info: dict[str, Any]) -> dict[str, float]:
             figures[name].append(time.monotonic() - started)
             assert status == 200 and page, (status, page)
     return {name: statistics.median(values) for name, values in figures.items()}
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user and system, every thread) the processes have used so far."""
+    ticks = 0
+    for pid in pids:
+        with suppress(FileNotFoundError):  # a process gone since it was listed
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime (the 14th and 15th)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """Every core's busy and total time so far, in ticks (/proc/stat's first line)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle, iowait
+    return sum(values) - idle, sum(values)
 
 
 def rss_kib(pids: list[int]) -> int:
@@ -686,6 +709,11 @@ def report_run(title: str, run: Run, elapsed: float, *, paced: bool) -> None:
     ratio = percentile(run.post_seconds, 50) / max(percentile(run.gets, 50), 1e-9)
     print(f"POST p50 / GET p50:        {ratio:.1f}x")
     print(f"view GETs by the bots:     {run.view_gets} (start, hand-over, refusal)")
+    print(
+        f"web processes' CPU:        {1000 * run.web_cpu_seconds / max(run.accepted, 1):.1f} ms "
+        f"an accepted action ({run.web_cpu_seconds / elapsed:.2f} cores); "
+        f"the machine {100 * run.machine_busy:.0f}% busy"
+    )
     print(f"games finished:            {run.finished_games}")
 
 
