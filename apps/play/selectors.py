@@ -224,16 +224,19 @@ def seat_view_of_state(*, game: Game, seat: int, state: Any) -> SeatView:
     )
 
 
-def game_seat_view_cached(*, game: Game, seat: int) -> SeatView:
+def game_seat_view_cached(*, game: Game, seat: int, shared_missed: int | None = None) -> SeatView:
     """The seat's view of `game` as loaded: from this process's cache, from the cache every
-    process shares, or built (and kept in both)."""
+    process shares, or built (and kept in both). `shared_missed`: a version the caller has just
+    looked for in the shared cache and not found, not asked for again."""
     cached = view_cache.get(game.pk, seat, at_least=game.version)
     if cached is not None and cached.is_as_new_as(version=game.version, outcome=game.outcome):
         if cached.generation < game.access_generation:  # the row read now knows better
             cached = dataclasses.replace(cached, generation=game.access_generation)
             view_cache.put(cached)
         return cached
-    shared = shared_views.get(game.pk, seat, game.version)
+    shared = (
+        None if game.version == shared_missed else shared_views.get(game.pk, seat, game.version)
+    )
     if shared is None and not shared_views.claim(game.pk, seat, game.version):
         shared = shared_views.wait_for(game.pk, seat, game.version)  # another process builds it
     if shared is not None and shared.is_as_new_as(version=game.version, outcome=game.outcome):
@@ -304,16 +307,19 @@ def game_view_encoded(*, game_id: int, user: AnyUser) -> SeatView:
     return game_seat_view_cached(game=game, seat=int(seat))
 
 
-def game_seat_view_encoded(*, game_id: int, seat: int, state_needed: bool) -> SeatView:
+def game_seat_view_encoded(
+    *, game_id: int, seat: int, state_needed: bool, shared_missed: int | None = None
+) -> SeatView:
     """The current view of `seat`, for a socket whose membership was checked when it joined.
 
     `state_needed`: the caller knows the cache has nothing as new, so the state is read with the
-    row; otherwise it is read only if the cache has nothing as new as the row.
+    row; otherwise it is read only if the cache has nothing as new as the row. `shared_missed`:
+    as for `game_seat_view_cached`.
     """
     game = _GAME[state_needed].first(game_id=game_id) if _is_an_id(game_id) else None
     if game is None:
         raise GameNotFound("There is no such game.")
-    return game_seat_view_cached(game=game, seat=seat)
+    return game_seat_view_cached(game=game, seat=seat, shared_missed=shared_missed)
 
 
 def game_seat_view_for_socket(*, game_id: int, seat: int, at_least: int) -> SeatView:
@@ -323,7 +329,9 @@ def game_seat_view_for_socket(*, game_id: int, seat: int, at_least: int) -> Seat
     if shared is not None:
         view_cache.put(shared)
         return shared
-    return game_seat_view_encoded(game_id=game_id, seat=seat, state_needed=True)
+    return game_seat_view_encoded(
+        game_id=game_id, seat=seat, state_needed=True, shared_missed=at_least
+    )
 
 
 def game_events(

@@ -66,6 +66,26 @@ def test_a_view_nobody_built_is_built_once_and_kept_for_the_others(make_game: Ga
     assert len(queries) == 0 and again == built
 
 
+def test_a_poked_socket_asks_the_shared_cache_for_a_version_once_before_building_it(
+    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, users = make_game(3)
+    post_action(client_for(users[2]), game.pk, ROLL, 0)
+    view_cache.clear()
+    asked: list[str] = []
+    real_get = cache.get
+
+    def counted_get(key: str, *args: Any) -> Any:
+        asked.append(key)
+        return real_get(key, *args)
+
+    monkeypatch.setattr(cache, "get", counted_get)
+    view = game_seat_view_for_socket(game_id=game.pk, seat=1, at_least=1)  # Zargon's, unbuilt
+
+    assert asked == [f"seat-view:{game.pk}:1:1"]
+    assert view.version == 1 and cache.get(f"seat-view:{game.pk}:1:1") == view
+
+
 def test_a_process_waits_for_the_view_another_one_claimed(make_game: GameMaker) -> None:
     game, _ = make_game(3)
     game.refresh_from_db()
