@@ -271,8 +271,8 @@ class Run:
     view_gets: int = 0
     accepted: int = 0
     finished_games: int = 0
-    web_cpu_seconds: float = 0.0  # the web processes' CPU while the bots played
-    # Everyone's CPU meanwhile, by part: "web", "worker", "database", "redis", "harness"
+    # Everyone's CPU while the bots played, by part: "web", "worker", "database", "redis",
+    # "harness"
     cpu_by_part: dict[str, float] = field(default_factory=dict)
     machine_busy: float = 0.0  # the share of every core's time busy meanwhile, 0..1
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -544,14 +544,12 @@ def timed_run(
                 target=trivial_gets, args=(base, token, run, until, room, every), daemon=True
             )
         )
-    cpu_before, machine_before = cpu_seconds(stack.web_pids()), machine_ticks()
-    parts_before = cpu_by_part(stack)
+    parts_before, machine_before = cpu_by_part(stack), machine_ticks()
     for thread in threads[1:]:
         thread.start()
     for thread in threads[1:]:
         thread.join(timeout=seconds + 60)
     elapsed = time.monotonic() - started
-    run.web_cpu_seconds = cpu_seconds(stack.web_pids()) - cpu_before
     parts_after = cpu_by_part(stack)
     run.cpu_by_part = {k: v - parts_before.get(k, 0.0) for k, v in parts_after.items()}
     busy, total = (now - then for now, then in zip(machine_ticks(), machine_before, strict=True))
@@ -591,16 +589,6 @@ def reconnect_figures(stack: Stack, info: dict[str, Any]) -> dict[str, float]:
             figures[name].append(time.monotonic() - started)
             assert status == 200 and page, (status, page)
     return {name: statistics.median(values) for name, values in figures.items()}
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """The CPU time (user and system, every thread) the processes have used so far."""
-    ticks = 0
-    for pid in pids:
-        with suppress(FileNotFoundError):  # a process gone since it was listed
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime (the 14th and 15th)
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_by_part(stack: Stack) -> dict[str, float]:
@@ -744,9 +732,10 @@ def report_run(title: str, run: Run, elapsed: float, *, paced: bool) -> None:
     ratio = percentile(run.post_seconds, 50) / max(percentile(run.gets, 50), 1e-9)
     print(f"POST p50 / GET p50:        {ratio:.1f}x")
     print(f"view GETs by the bots:     {run.view_gets} (start, hand-over, refusal)")
+    web_cpu = run.cpu_by_part.get("web", 0.0)
     print(
-        f"web processes' CPU:        {1000 * run.web_cpu_seconds / max(run.accepted, 1):.1f} ms "
-        f"an accepted action ({run.web_cpu_seconds / elapsed:.2f} cores); "
+        f"web processes' CPU:        {1000 * web_cpu / max(run.accepted, 1):.1f} ms "
+        f"an accepted action ({web_cpu / elapsed:.2f} cores); "
         f"the machine {100 * run.machine_busy:.0f}% busy"
     )
     each = ", ".join(
