@@ -25,11 +25,15 @@ as seat `SPECTATOR_SEAT`: the heroes' common view, and the table talk. When the 
 spectators, every socket checks its seat again (`game.seats`) and a spectator's closes.
 
 An open socket is the member's presence on the game (stored, so every process sees it): the
-page's heartbeat pings keep it fresh, and while it lasts no email is sent about this game.
+page's heartbeat pings keep it fresh, and while it lasts no email is sent about this game. It
+also marks its seat in the shared cache (`shared_views.socket_open`, refreshed by the pings and
+the frames it is sent): an action's request then builds that seat's view of the new version
+from the state it holds, and the poked socket finds it there without reading the game.
 """
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -54,7 +58,7 @@ from apps.play.selectors import (
     game_seat_view_encoded,
     game_seat_view_for_socket,
 )
-from apps.play.view_cache import SeatView, view_cache
+from apps.play.view_cache import SOCKET_MARK_SECONDS, SeatView, shared_views, view_cache
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 
@@ -145,6 +149,9 @@ class GameConsumer(OffRequestThreadConsumer):
     # The page's id for this socket (`?socket=`): the actions that page plays are answered with
     # their view, so their pokes, naming it, send it nothing.
     socket_id: str | None = None
+    # The seat this socket last marked as having a socket open (`shared_views.socket_open`),
+    # and when (time.monotonic()).
+    marked: tuple[int, float] | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -165,6 +172,7 @@ class GameConsumer(OffRequestThreadConsumer):
                 channel_name=self.channel_name,
             )
         await self._send_view(force=True)
+        await self._mark_socket_open()
 
     async def _check_seat(self) -> bool:
         """Find the seat this socket's user plays; close the socket if there is none."""
@@ -207,6 +215,7 @@ class GameConsumer(OffRequestThreadConsumer):
         if kind == "ping":
             await database_sync_to_async(presence_touch)(channel_name=self.channel_name)
             await self.send_json({"type": "pong"})
+            await self._mark_socket_open()
         elif kind == "refresh":
             user = self.scope["user"]
             limited = await sync_to_async(rate_limit_exceeded)(
@@ -298,6 +307,22 @@ class GameConsumer(OffRequestThreadConsumer):
             return
         self.version = view.version
         await self.send(text_data=view.frame())
+        await self._mark_socket_open()
+
+    async def _mark_socket_open(self) -> None:
+        """Tell every process this socket's seat has a socket open, if not told lately: their
+        actions' requests then build its views (a page that never pings is marked as it is sent
+        them)."""
+        if self.seat is None or self.group is None:
+            return
+        now = time.monotonic()
+        marked_seat, marked_at = self.marked or (None, 0.0)
+        if marked_seat == self.seat and now - marked_at < SOCKET_MARK_SECONDS / 3:
+            return
+        self.marked = (self.seat, now)
+        await sync_to_async(shared_views.socket_open, thread_sensitive=False)(
+            self.game_id, self.seat
+        )
 
     async def _error(self, error: str) -> None:
         await self.send_json({"type": "error", "error": error})

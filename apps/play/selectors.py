@@ -224,6 +224,16 @@ def seat_view_of_state(*, game: Game, seat: int, state: Any) -> SeatView:
     )
 
 
+def seat_views_for_sockets_keep(*, game: Game, state: Any, kept: int | None) -> None:
+    """Build and keep, for every process, the views of the seats of `game` with a socket open
+    (all but `kept`, whose view is kept already), from `state`, its state at
+    `game.version`: the action's request calls it once committed, before its poke leaves, so the
+    poked sockets find their views without reading the game."""
+    for seat in shared_views.seats_with_sockets(game.pk, range(SPECTATOR_SEAT, game.seats + 1)):
+        if seat != kept:
+            seat_view_keep(seat_view_of_state(game=game, seat=seat, state=state))
+
+
 def game_seat_view_cached(*, game: Game, seat: int, shared_missed: int | None = None) -> SeatView:
     """The seat's view of `game` as loaded: from this process's cache, from the cache every
     process shares, or built (and kept in both). `shared_missed`: a version the caller has just

@@ -69,6 +69,7 @@ from apps.play.selectors import (
     orders_due,
     scenario_of_source,
     seat_view_of_state,
+    seat_views_for_sockets_keep,
 )
 from apps.play.tasks import ai_seat_enqueue, orders_enqueue
 from apps.play.view_cache import SeatView, seat_view_forget, seat_view_keep
@@ -526,6 +527,14 @@ def _apply_action(
         if user is not None:  # kept for this process's sockets once it is committed
             view = seat_view_of_state(game=game, seat=seat, state=new_state)
             transaction.on_commit(functools.partial(seat_view_keep, view))
+        kept = None if view is None else seat
+
+        def views_for_sockets_keep() -> None:  # robust on_commit logs its __qualname__
+            seat_views_for_sockets_keep(game=game, state=new_state, kept=kept)
+
+        # The other seats' sockets (in any process) find their views built, once committed. A
+        # build that fails costs only that (logged): the socket builds the view itself.
+        transaction.on_commit(views_for_sockets_keep, robust=True)
         # Lobbies following the game hear of it only when the turn changed (or it ended).
         message: dict[str, Any] = {"type": "game.changed", "version": game.version}
         if turn_changed or game.outcome:

@@ -11,6 +11,10 @@ game, decode its state and build its seat's view. Two layers:
   there before the poke leaves; a socket in another process finds it there instead of loading
   the game, and when two processes' sockets want a view nobody built yet, one of them builds it
   (`claim`) while the other waits for it. A cache that fails or hangs only costs a build.
+- which seats have a socket open (`socket_open`, `seats_with_sockets`): each game socket marks
+  its seat there, so the action's request also builds the views of the seats whose sockets it
+  is about to poke, from the new state it holds: their processes then neither read nor decode
+  the game.
 """
 
 from __future__ import annotations
@@ -102,10 +106,18 @@ SHARED_SECONDS = 60  # a version's views are wanted within seconds of it, or nev
 CLAIM_SECONDS = 5  # a process that claimed a build and died frees it after this
 WAIT_SECONDS = 0.5  # how long a process waits for the view another one claimed
 WAIT_STEP = 0.01
+# A socket marks its seat when it opens and again at least every third of this (its
+# page's heartbeat comes every 30 s): a mark outlives its socket by at most this long, which
+# costs the actions played meanwhile a view nobody wanted.
+SOCKET_MARK_SECONDS = 150
 
 
 def _key(game_id: int, seat: int, version: int) -> str:
     return f"seat-view:{game_id}:{seat}:{version}"
+
+
+def _socket_key(game_id: int, seat: int) -> str:
+    return f"seat-socket:{game_id}:{seat}"
 
 
 class SharedSeatViews:
@@ -145,6 +157,17 @@ class SharedSeatViews:
     def forget(self, game_id: int, seat: int, version: int) -> None:
         key = _key(game_id, seat, version)
         self._call(cache.delete_many, [key, key + ":build"])
+
+    def socket_open(self, game_id: int, seat: int) -> None:
+        """A socket of `seat` is open, in some process, for `SOCKET_MARK_SECONDS` more."""
+        self._call(cache.set, _socket_key(game_id, seat), 1, SOCKET_MARK_SECONDS)
+
+    def seats_with_sockets(self, game_id: int, seats: range) -> list[int]:
+        """Those of `seats` with a socket open (none without a shared cache: the one process's
+        sockets build their views themselves)."""
+        keys = {_socket_key(game_id, seat): seat for seat in seats}
+        found = self._call(cache.get_many, list(keys))
+        return sorted(keys[key] for key in found) if isinstance(found, dict) else []
 
 
 shared_views = SharedSeatViews()

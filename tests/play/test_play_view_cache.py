@@ -4,6 +4,7 @@
 cache every process shares (Redis in production; here the tests' cache, files without Redis).
 """
 
+import json
 import threading
 import time
 from typing import Any
@@ -13,7 +14,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from apps.play import services
 from apps.play.selectors import game_seat_view_cached, game_seat_view_for_socket
+from apps.play.services import quest_apply_action
 from apps.play.view_cache import SeatView, shared_views, view_cache
 
 from .conftest import GameMaker, client_for, post_action
@@ -127,3 +130,76 @@ def test_a_private_setting_is_not_hidden_by_a_shared_view_of_the_same_version(
     after = elf.get(f"/api/games/{game.pk}/view").json()
     assert after["version"] == before["version"]
     assert after != before
+
+
+def test_the_action_builds_the_views_of_the_seats_with_a_socket_open_for_every_process(
+    make_game: GameMaker, django_capture_on_commit_callbacks: Any
+) -> None:
+    game, users = make_game(3)
+    shared_views.socket_open(game.pk, 1)  # Zargon's page is open, in some process
+    with django_capture_on_commit_callbacks(execute=True):
+        post_action(client_for(users[2]), game.pk, ROLL, 0)
+    view_cache.clear()  # the socket's process: only the shared cache knows the view
+    with CaptureQueriesContext(connection) as queries:
+        zargons = game_seat_view_for_socket(game_id=game.pk, seat=1, at_least=1)
+    assert len(queries) == 0
+    shared_views.forget(game.pk, 1, 1)
+    view_cache.clear()
+    from_the_row = game_seat_view_for_socket(game_id=game.pk, seat=1, at_least=1)
+    # The same view as one built from the stored state (PostgreSQL's jsonb orders keys its way).
+    assert json.loads(zargons.json) == json.loads(from_the_row.json)
+    assert '"role":"zargon"' in zargons.json
+
+
+def test_the_action_builds_no_view_for_a_seat_without_a_socket(
+    make_game: GameMaker, django_capture_on_commit_callbacks: Any
+) -> None:
+    game, users = make_game(3)
+    shared_views.socket_open(game.pk, 3)  # only the elf's page is open
+    with django_capture_on_commit_callbacks(execute=True):
+        post_action(client_for(users[2]), game.pk, ROLL, 0)
+    assert cache.get(f"seat-view:{game.pk}:1:1") is None
+    assert isinstance(cache.get(f"seat-view:{game.pk}:3:1"), SeatView)
+
+
+def test_a_timeout_or_the_ai_builds_the_views_of_the_seats_with_a_socket_open(
+    make_game: GameMaker, django_capture_on_commit_callbacks: Any
+) -> None:
+    game, _ = make_game(3)
+    shared_views.socket_open(game.pk, 1)
+    shared_views.socket_open(game.pk, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        quest_apply_action(
+            game_id=game.pk, seat=2, action=ROLL, expected_version=0, key="k", system=True
+        )
+    assert {seat for seat in (1, 2, 3) if cache.get(f"seat-view:{game.pk}:{seat}:1")} == {1, 2}
+
+
+def test_a_view_for_a_socket_that_fails_to_build_fails_nothing_else(
+    make_game: GameMaker,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game, users = make_game(3)
+    shared_views.socket_open(game.pk, 1)
+
+    def broken(**kwargs: object) -> None:
+        raise RuntimeError("a bug in a view")
+
+    monkeypatch.setattr(services, "seat_views_for_sockets_keep", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = post_action(client_for(users[2]), game.pk, ROLL, 0)
+    assert answer.status_code == 200 and answer.json()["version"] == 1
+    view_cache.clear()
+    view = game_seat_view_for_socket(game_id=game.pk, seat=1, at_least=1)  # built by the socket
+    assert view.version == 1 and '"role":"zargon"' in view.json
+
+
+def test_without_redis_no_seat_is_marked_and_the_sockets_build_their_views(
+    make_game: GameMaker, settings: Any
+) -> None:
+    settings.SHARED_SEAT_VIEWS = False
+    game, _ = make_game(3)
+    shared_views.socket_open(game.pk, 1)
+    assert cache.get(f"seat-socket:{game.pk}:1") is None
+    assert shared_views.seats_with_sockets(game.pk, range(4)) == []

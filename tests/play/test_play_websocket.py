@@ -17,6 +17,7 @@ from django.test import Client
 from apps.accounts.models import User
 from apps.games.heroquest import HeroQuest
 from apps.games.heroquest import engine as rules
+from apps.play import selectors
 from apps.play.models import Game
 from apps.play.selectors import game_seat_view_encoded, game_view
 from apps.play.services import (
@@ -25,6 +26,7 @@ from apps.play.services import (
     game_seats_changed,
     quest_apply_action,
 )
+from apps.play.view_cache import shared_views, view_cache
 from apps.rooms.models import Seat
 from config.asgi import application
 from config.routing import websocket_urlpatterns
@@ -348,3 +350,33 @@ async def test_a_malformed_socket_id_is_no_id(make_game: GameMaker) -> None:
     assert answer.view.version == 1
     assert (await page.receive_json_from())["version"] == 1
     await page.disconnect()
+
+
+async def test_an_open_socket_has_the_actions_build_its_seats_view_for_it(
+    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.SHARED_SEAT_VIEWS = True  # on with Redis: the marks live in the shared cache
+    game, users = await sync_to_async(make_game)(3)
+    zargon = await connect(game, users[1])
+    await zargon.receive_json_from()
+    marked = sync_to_async(shared_views.seats_with_sockets)
+    for _ in range(100):  # the socket marks its seat just after its first frame
+        if await marked(game.pk, range(4)):
+            break
+        await asyncio.sleep(0.01)
+    assert await marked(game.pk, range(4)) == [1]
+    view_cache.clear()  # Zargon's socket is in another process than the action
+    reads: list[int] = []
+    real_encoded = selectors.game_seat_view_encoded
+
+    def counted(**kwargs: Any) -> Any:
+        reads.append(kwargs["seat"])
+        return real_encoded(**kwargs)
+
+    monkeypatch.setattr(selectors, "game_seat_view_encoded", counted)
+    await play_roll(game)
+
+    frame = await zargon.receive_json_from()
+    assert frame["version"] == 1 and frame["view"]["role"] == "zargon"
+    assert reads == []  # the socket read no game: the action built its view
+    await zargon.disconnect()
