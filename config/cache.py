@@ -1,10 +1,13 @@
-"""Django's Redis cache, with one Redis client a connection pool instead of one a call."""
+"""Django's Redis cache, with one Redis client a connection pool instead of one a call, and
+one client (with its pools) a process instead of one a cache object."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.utils.functional import cached_property
 
 
 class ReusedClientRedisCacheClient(RedisCacheClient):
@@ -28,9 +31,34 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
         return client
 
 
+# The clients of this process, by servers and options.
+_clients: dict[str, ReusedClientRedisCacheClient] = {}
+_clients_lock = threading.Lock()
+
+
 class ReusedClientRedisCache(RedisCache):
-    """`django.core.cache.backends.redis.RedisCache` with `ReusedClientRedisCacheClient`."""
+    """`django.core.cache.backends.redis.RedisCache` with `ReusedClientRedisCacheClient`, one a
+    process for the same servers and options.
+
+    Django keeps a cache object per thread and per asyncio task (`caches` is an asgiref Local
+    that is not thread-critical): every websocket consumer that touched the cache had a client,
+    a connection pool and a connection to Redis of its own, held as long as its socket was open
+    (25 KiB an idle socket, and as many Redis connections as sockets). The cache objects stay
+    per task; what they hold is shared.
+    """
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ReusedClientRedisCacheClient
+
+    @cached_property
+    def _cache(self) -> ReusedClientRedisCacheClient:
+        django: Any = self  # Django's own (private) parts, pinned by tests/config/test_cache.py
+        key = repr((django._servers, sorted(django._options.items())))
+        with _clients_lock:
+            client = _clients.get(key)
+            if client is None:
+                client = _clients[key] = ReusedClientRedisCacheClient(
+                    django._servers, **django._options
+                )
+        return client

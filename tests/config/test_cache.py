@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
 from typing import Any, cast
+
+from asgiref.sync import sync_to_async
+from django.core.cache import caches
 
 from config.cache import ReusedClientRedisCache
 
@@ -53,3 +57,38 @@ def test_threads_sharing_the_client_each_read_their_own_values(redis_url: str) -
         thread.join()
 
     assert wrong == []
+
+
+def test_cache_objects_of_the_same_servers_and_options_share_one_client(redis_url: str) -> None:
+    params = {"KEY_PREFIX": "p", "OPTIONS": {"socket_timeout": 0.5}}
+    one = ReusedClientRedisCache(redis_url, params)
+    other = ReusedClientRedisCache(redis_url, params)
+    elsewhere = ReusedClientRedisCache(redis_url, {"OPTIONS": {"socket_timeout": 0.25}})
+
+    assert _client_of(one) is _client_of(other)
+    assert _client_of(one).get_client("k") is _client_of(other).get_client("k")
+    assert _client_of(elsewhere) is not _client_of(one)  # other options: a client of its own
+
+
+def test_every_websocket_task_uses_the_processs_one_redis_client(
+    redis_url: str, settings: Any
+) -> None:
+    settings.CACHES = {
+        **settings.CACHES,
+        "tasks": {"BACKEND": "config.cache.ReusedClientRedisCache", "LOCATION": redis_url},
+    }
+
+    def client_in_this_task() -> tuple[int, Any]:
+        cache = caches["tasks"]
+        cache.set("seen", 1, 30)
+        return id(cache), _client_of(cast(ReusedClientRedisCache, cache))
+
+    async def consumer() -> tuple[int, Any]:  # Django keeps a cache object per task
+        return await sync_to_async(client_in_this_task, thread_sensitive=False)()
+
+    async def sockets() -> list[tuple[int, Any]]:
+        return await asyncio.gather(*(consumer() for _ in range(5)))
+
+    seen = asyncio.run(sockets())
+    assert len({cache for cache, _ in seen}) == 5
+    assert len({id(client) for _, client in seen}) == 1
