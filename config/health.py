@@ -9,6 +9,7 @@ the https redirect, see config/production.py).
 """
 
 import asyncio
+import contextlib
 import json
 import math
 import uuid
@@ -60,8 +61,22 @@ async def _channel_layer() -> None:
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "health.ping", "token": token})
     message = await layer.receive(channel)
+    await _channel_close(layer, channel)
     if message.get("token") != token:
         raise RuntimeError("channel layer returned the wrong message")
+
+
+async def _channel_close(layer: Any, channel: str) -> None:
+    """Close the check's channel as a consumer's exit does: by cancelling a receive on it.
+
+    Channels has no call to delete a channel. The pub/sub layer drops a channel's queue and
+    subscription when its receive is cancelled, so every probe left one behind until this.
+    """
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0)  # let the receive start waiting, or the cancel skips its clean-up
+    waiting.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await waiting
 
 
 def _broker_ping() -> None:

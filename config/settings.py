@@ -15,6 +15,8 @@ import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from config.redis_layer import redis_channel_layer
+
 # Lets typed generics such as ModelAdmin[User] work at run time, not only under mypy.
 django_stubs_ext.monkeypatch()
 
@@ -249,21 +251,7 @@ REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)
 HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=1.5)
 
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # No socket_timeout: consumers block on Redis for up to 5 s by design. The sends
-            # from requests are bounded by `group_poke` instead.
-            # A socket's channel holds up to CHANNEL_CAPACITY messages (channels-redis: 100):
-            # a consumer seconds behind at saturation had pokes dropped there, and the last
-            # version of a game never reached its screen. A socket sends only the newest view
-            # whatever the number of pokes waiting, so a deep queue costs a check each, no frame.
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": REDIS_TIMEOUT}],
-                "capacity": env.int("CHANNEL_CAPACITY", default=1000),
-            },
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(url=REDIS_URL, connect_timeout=REDIS_TIMEOUT)}
 else:
     # Web server and worker are separate processes even on the embedded default: they meet in a
     # SQLite file (config/channel_layer.py says why this and not an in-process layer).

@@ -136,3 +136,26 @@ def frozen_redis() -> Iterator[str]:
         for conn in held:
             conn.close()
         server.close()
+
+
+@contextmanager
+def redis_server(port: int) -> Iterator[str]:
+    """A Redis of this test's own on `port`, keeping nothing on disk, stopped at the end (a test
+    may stop and start it again on the same port: a restart). Yields its redis:// URL."""
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
+    process = subprocess.Popen(
+        [*command, "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError(f"redis-server did not start on port {port}")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from config import health
+from config.redis_layer import redis_channel_layer
 from tests.servers import daphne, frozen_redis, server_env
 
 
@@ -46,12 +47,7 @@ def test_healthz_names_the_service_that_is_down(
 @pytest.fixture
 def frozen_layer(settings: Any) -> Iterator[str]:
     with frozen_redis() as url:
-        settings.CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 0.2}]},
-            }
-        }
+        settings.CHANNEL_LAYERS = {"default": redis_channel_layer(url=url, connect_timeout=0.2)}
         yield url
 
 

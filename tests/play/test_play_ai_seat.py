@@ -5,7 +5,6 @@ the AI plays each Zargon phase as soon as the heroes are done, through the actio
 announced version per action.
 """
 
-import asyncio
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -13,8 +12,6 @@ from typing import Any
 
 import pytest
 import time_machine
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.test import Client
 from django.utils import timezone
 
@@ -30,6 +27,7 @@ from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
 from apps.rooms.models import Room
 from tests.conftest import make_user
+from tests.listeners import group_listener
 
 from .bot import Bot
 from .conftest import client_for, key, post_action
@@ -155,11 +153,6 @@ def test_after_the_heroes_turns_the_ai_plays_zargons_phase_at_once(
     assert view["round"] == 2 and view["turn"]["seat"] == 2  # the heroes' turn again
 
 
-async def receive_all(layer: Any, channel: str, count: int) -> list[dict[str, Any]]:
-    """`count` messages from a channel (failing, not hanging, if they never come)."""
-    return [await asyncio.wait_for(layer.receive(channel), timeout=10) for _ in range(count)]
-
-
 def test_each_ai_action_is_announced_on_its_own_so_the_board_animates(
     ambush_hall: QuestDefinition, django_capture_on_commit_callbacks: Capture
 ) -> None:
@@ -168,19 +161,15 @@ def test_each_ai_action_is_announced_on_its_own_so_the_board_animates(
     for hero in ("barbarian", "dwarf", "elf"):
         game.refresh_from_db()
         post_action(client, game.pk, {"type": "end_turn", "hero": hero}, game.version)
-    layer = get_channel_layer()
-    assert layer is not None
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(game_group(game_id=game.pk), channel)
     game.refresh_from_db()
     before = game.version
 
-    with django_capture_on_commit_callbacks(execute=True):
-        post_action(client, game.pk, {"type": "end_turn", "hero": "wizard"}, before)
+    with group_listener(game_group(game_id=game.pk)) as socket:
+        with django_capture_on_commit_callbacks(execute=True):
+            post_action(client, game.pk, {"type": "end_turn", "hero": "wizard"}, before)
+        game.refresh_from_db()
+        announced = socket.take(game.version - before)
 
-    game.refresh_from_db()
-    announced = async_to_sync(receive_all)(layer, channel, game.version - before)
-    async_to_sync(layer.group_discard)(game_group(game_id=game.pk), channel)
     assert [{k: m[k] for k in ("type", "version")} for m in announced] == [
         {"type": "game.changed", "version": v} for v in range(before + 1, game.version + 1)
     ]

@@ -1,12 +1,10 @@
 """Table talk: each game's chat, for its players only (stored, paged, live, plain text)."""
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
+from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.core import mail
@@ -18,6 +16,7 @@ from apps.play.models import ChatMessage, Game
 from apps.play.services import game_group
 from config.routing import websocket_urlpatterns
 from tests.conftest import make_user
+from tests.listeners import group_listener
 
 from .conftest import GameMaker, client_for
 
@@ -241,18 +240,12 @@ async def test_a_message_reaches_the_other_members_websockets_live(make_game: Ga
 @pytest.mark.django_db(transaction=True)
 def test_the_group_message_carries_only_the_message_id(make_game: GameMaker) -> None:
     game, users = make_game(2)
-    layer = get_channel_layer()
-    assert layer is not None
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(game_group(game_id=game.pk), channel)
 
-    message = say(client_for(users[2]), game, "A secret plan").json()
+    with group_listener(game_group(game_id=game.pk)) as socket:
+        message = say(client_for(users[2]), game, "A secret plan").json()
+        heard = socket.take(1)
 
-    async def receive() -> dict[str, Any]:
-        return await asyncio.wait_for(layer.receive(channel), timeout=10)  # fail, never hang
-
-    assert async_to_sync(receive)() == {"type": "chat.posted", "id": message["id"]}
-    async_to_sync(layer.group_discard)(game_group(game_id=game.pk), channel)
+    assert heard == [{"type": "chat.posted", "id": message["id"]}]
 
 
 def test_a_member_removed_from_the_game_gets_no_more_messages(make_game: GameMaker) -> None:

@@ -17,6 +17,7 @@ import pytest
 from apps.accounts.services import token_issue
 from apps.core.realtime import group_poke
 from apps.play.models import Game
+from config.redis_layer import redis_channel_layer
 from tests.servers import daphne, frozen_redis, server_env, shared_database_url
 
 from .conftest import GameMaker, client_for, post_action
@@ -30,12 +31,7 @@ HANG = 20
 def frozen_layer(settings: Any) -> Iterator[str]:
     with frozen_redis() as url:
         settings.REDIS_TIMEOUT = 0.2
-        settings.CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [{"address": url, "socket_connect_timeout": 0.2}]},
-            }
-        }
+        settings.CHANNEL_LAYERS = {"default": redis_channel_layer(url=url, connect_timeout=0.2)}
         yield url
 
 
