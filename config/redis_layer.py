@@ -20,12 +20,19 @@ Pub/sub channels belong to the whole Redis server, whatever the database the URL
 layer's prefix carries that number: sites on other databases of one Redis (and the test workers,
 config/settings_test.py) stay apart, as the queue layer's keys did.
 
+While Redis is away, the layer's receiving task logs a traceback a second in every process
+(channels-redis retries each second); `RedisAwayOnce` makes that one warning line a minute.
+
 Not imported from Channels here: settings load this before Django is set up.
 """
 
+import logging
+import time
 from typing import Any
 
 from redis.connection import parse_url
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 
 def redis_channel_layer(*, url: str, connect_timeout: float) -> dict[str, Any]:
@@ -40,3 +47,28 @@ def redis_channel_layer(*, url: str, connect_timeout: float) -> dict[str, Any]:
             "prefix": f"asgi.db{database}.",
         },
     }
+
+
+class RedisAwayOnce(logging.Filter):
+    """The pub/sub layer's "Unexpected exception in receive task" for a Redis that is away (it
+    refuses, drops or times out the connection): one warning line without the traceback, at most
+    every `every` seconds. Any other exception there keeps its traceback."""
+
+    def __init__(self, every: float = 60.0) -> None:
+        super().__init__()
+        self.every = every
+        self.last_said: float | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, RedisConnectionError | RedisTimeoutError | OSError):
+            return True
+        now = time.monotonic()
+        if self.last_said is not None and now - self.last_said < self.every:
+            return False
+        self.last_said = now
+        record.msg = "the channel layer cannot reach Redis (%s: %s); it retries every second"
+        record.args = (type(error).__name__, error)
+        record.exc_info, record.exc_text = None, None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True

@@ -378,12 +378,17 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=28)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # A bad Host header: one warning line per request, no traceback (config/errors.py).
-    "filters": {"bad_host_once": {"()": "config.errors.BadHostOnce"}},
+    # A bad Host header: one warning line per request, no traceback (config/errors.py); Redis
+    # away: one line a minute from the channel layer, not a traceback a second (redis_layer.py).
+    "filters": {
+        "bad_host_once": {"()": "config.errors.BadHostOnce"},
+        "redis_away_once": {"()": "config.redis_layer.RedisAwayOnce"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
         "django.security.DisallowedHost": {"filters": ["bad_host_once"]},
+        "channels_redis.pubsub": {"filters": ["redis_away_once"]},
     },
 }
