@@ -142,10 +142,8 @@ def frozen_redis() -> Iterator[str]:
 def redis_server(port: int) -> Iterator[str]:
     """A Redis of this test's own on `port`, keeping nothing on disk, stopped at the end (a test
     may stop and start it again on the same port: a restart). Yields its redis:// URL."""
-    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
-    process = subprocess.Popen(
-        [*command, "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL
-    )
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    process = subprocess.Popen([*command, "--appendonly", "no"], stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 10
         while True:
