@@ -166,21 +166,32 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
-elif env.bool("DB_POOL", default=True):
-    # A bounded pool per process (psycopg_pool): a request borrows a connection and gives it
-    # back instead of opening its own, and no process ever holds more than DB_POOL_MAX. A
-    # request that waits DB_POOL_TIMEOUT seconds for one fails (PoolTimeout) instead of piling
-    # up. Size it so that processes x DB_POOL_MAX stays below PostgreSQL's max_connections.
-    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not Django
-    # The pool checks a connection as it lends it (psycopg_pool's check_connection, one empty
-    # round trip) and replaces a broken one: after PostgreSQL restarts, the first request on
-    # each stale pooled connection is served on a fresh one instead of answering 503.
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": env.int("DB_POOL_MIN", default=2),
-        "max_size": env.int("DB_POOL_MAX", default=8),
-        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
-    }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # PostgreSQL parsed, analysed and planned every statement sent with its values inlined: 45%
+    # of its CPU under load (perf, docs/operations.md "Speed"), the action's 16 KB state lexed as
+    # a literal each time. With the values sent apart, psycopg prepares a statement a connection
+    # has run DB_PREPARE_THRESHOLD times and PostgreSQL reuses its plan. Prepared statements
+    # belong to a connection: the pool below (or a session pooler) keeps each to one process; a
+    # transaction pooler would not (DB_PREPARE_THRESHOLD=0 turns them off).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True,
+        prepare_threshold=env.int("DB_PREPARE_THRESHOLD", default=5) or None,
+    )
+    if env.bool("DB_POOL", default=True):
+        # A bounded pool per process (psycopg_pool): a request borrows a connection and gives it
+        # back instead of opening its own, and no process ever holds more than DB_POOL_MAX. A
+        # request that waits DB_POOL_TIMEOUT seconds for one fails (PoolTimeout) instead of piling
+        # up. Size it so that processes x DB_POOL_MAX stays below PostgreSQL's max_connections.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not Django
+        # The pool checks a connection as it lends it (psycopg_pool's check_connection, one empty
+        # round trip) and replaces a broken one: after PostgreSQL restarts, the first request on
+        # each stale pooled connection is served on a fresh one instead of answering 503.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env.int("DB_POOL_MIN", default=2),
+            "max_size": env.int("DB_POOL_MAX", default=8),
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+        }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
