@@ -21,7 +21,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 
+from config.collector import collector_tune_for_serving  # noqa: E402
 from config.health import HEALTH_PATH, asgi_healthz  # noqa: E402
 from config.limits import BodyLimit  # noqa: E402
 from config.request_threads import DjangoInThreads  # noqa: E402
@@ -46,3 +48,9 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await asgi_healthz(scope, receive, send)
         return
     await router(scope, receive, send)
+
+
+# Last, once the process holds what it keeps for life: the URLconf (and with it every view)
+# loaded now rather than by the first request, then frozen with the rest.
+get_resolver().url_patterns  # noqa: B018  (loads them)
+collector_tune_for_serving()
