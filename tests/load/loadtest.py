@@ -49,6 +49,7 @@ import psycopg
 import redis
 from websockets.asyncio.client import connect
 
+from config.collector import collector_tune_for_serving
 from tests.load.setup_games import run_setup
 from tests.load.webprofile import profile_collect, profile_report, profile_start
 from tests.play.bot import Bot
@@ -766,6 +767,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
+    # The bots and watchers share the two cores with the site: their collector is tuned as a web
+    # process's is (it was a quarter of this process's CPU, decoding every view and frame).
+    collector_tune_for_serving()
     # The watchdog: whatever hangs, the run (and the stack, via the context manager) ends.
     signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(SystemExit("timed out")))
     signal.alarm(int(args.timeout))
