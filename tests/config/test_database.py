@@ -2,6 +2,7 @@
 statements it runs again and again (config/settings.py): PostgreSQL then reuses their plans
 instead of parsing, analysing and planning each one anew."""
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -26,7 +27,10 @@ def test_a_statement_run_again_and_again_is_prepared_on_postgresql(postgres: Non
 
 @pytest.mark.postgres
 def test_values_travel_apart_from_the_statement_on_postgresql(postgres: None) -> None:
-    """A value is never spliced into the text: a quote in it is only a character."""
+    """A value is never spliced into the text (no client-side binding): a quote in it is only a
+    character."""
+    with connection.cursor() as cursor:
+        assert not isinstance(cursor.cursor, psycopg.ClientCursor)
     name = "o'brien\\'; SELECT 1; --"
     User.objects.create_user(username=name, password="a long enough password 1")
     assert User.objects.get(username=name).username == name
