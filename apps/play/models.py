@@ -5,7 +5,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from apps.core.fields import FastJSONField
+from apps.core.fields import JSONTextField
 from apps.games.registry import DEFAULT_GAME
 
 
@@ -57,8 +57,9 @@ class Game(models.Model):
     # a socket whose access ended, even if the poke that tells it is lost (apps/play/consumers.py).
     access_generation = models.PositiveIntegerField(default=0)
     options = models.JSONField(default=dict)
-    # Key order is not kept (jsonb sorts keys); `State.from_json` takes its order from the quest.
-    state = FastJSONField(help_text="The engine state JSON.")
+    # Text, not jsonb (apps/core/fields.py). States written before it was text came through
+    # jsonb, which sorts keys: `State.from_json` takes its order from the quest.
+    state = JSONTextField(help_text="The engine state JSON.")
     version = models.PositiveIntegerField(default=0)
     # The `seq` of the newest GameEvent: whoever appends to the log (holding the row lock) numbers
     # on from it and bumps it, so an action never scans the log.

@@ -113,7 +113,7 @@ def game_launch(*, room_id: int, user: AnyUser, seed: int | None = None) -> Game
             game=face.slug, slug=definition.slug, source=definition.source
         )
         seed = secrets.randbits(63) if seed is None else seed
-        if not 0 <= seed < 2**63:  # the state column reads no integer past 64 bits (FastJSONField)
+        if not 0 <= seed < 2**63:  # the state column reads no integer past 64 bits (JSONTextField)
             raise ValueError(f"A game's seed has 63 bits, not {seed}.")
         salt = new_salt()
         commitment = seed_commitment(seed=seed, salt=salt)
