@@ -3,6 +3,8 @@ and the one-action-a-turn bookkeeping every hero action shares (search, disarm, 
 
 from __future__ import annotations
 
+import bisect
+
 from .board import Board
 from .data import display_name, seat_of_hero
 from .dice import Dice
@@ -53,17 +55,18 @@ def hero_name(hero: HeroState | str) -> str:
 ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
-def monster_name(m: MonsterState, s: State) -> str:
+def monster_name(m: MonsterState, s: State, numbers: dict[str, int] | None = None) -> str:
     """'the orc', or 'the second orc' for the second orc the heroes have seen (never an id).
 
     A monster is numbered among the revealed monsters of its kind in the order they came into
     sight (public ids are given in that order), so a name once told never changes; a named
-    monster keeps its name. Unrevealed monsters never appear in hero-visible text.
+    monster keeps its name. Unrevealed monsters never appear in hero-visible text. `numbers`:
+    `monster_numbers(s)`, for naming many monsters of one state.
     """
     if m.name:
         return m.name
     base = display_name(m.kind)
-    number = monster_number(m, s)
+    number = monster_number(m, s) if numbers is None else numbers.get(m.key)
     if number is None or number == 1:
         return base
     word = ORDINALS[number - 2] if number - 1 <= len(ORDINALS) else f"number {number}"
@@ -83,6 +86,21 @@ def monster_number(m: MonsterState, s: State) -> int | None:
         for o in s.monsters.values()
         if o.kind == m.kind and o.pub and not o.name and _pub_number(o.pub) < number
     )
+
+
+def monster_numbers(s: State) -> dict[str, int]:
+    """`monster_number` of every monster that has one, by key, in one pass over the state."""
+    seen: dict[str, list[int]] = {}
+    for o in s.monsters.values():
+        if o.pub and not o.name:
+            seen.setdefault(o.kind, []).append(_pub_number(o.pub))
+    for numbers in seen.values():
+        numbers.sort()
+    return {
+        m.key: 1 + bisect.bisect_left(seen.get(m.kind, []), _pub_number(m.pub))
+        for m in s.monsters.values()
+        if m.pub is not None and not m.name
+    }
 
 
 def _pub_number(pub: str) -> int:

@@ -51,7 +51,9 @@ def in_audience(audience: Audience, seat: int) -> bool:
 def event_for_seat(event: Event, seat: int) -> Event | None:
     """The event as `seat` may see it: the full form, the redacted form, or None."""
     if in_audience(event["audience"], seat):
-        out = {k: v for k, v in event.items() if k not in ("audience", "redacted")}
+        out = dict(event)  # a copy less two keys, in order: several times a comprehension's speed
+        del out["audience"]
+        out.pop("redacted", None)
         return out
     redacted = event.get("redacted")
     if redacted is None:

@@ -28,6 +28,10 @@ def is_diagonal_neighbour(a: Square, b: Square) -> bool:
     return abs(a[0] - b[0]) == 1 and abs(a[1] - b[1]) == 1
 
 
+# A square as a seat view shows it (Geometry.area_square_rows).
+SquareRow = tuple[Square, int, int, str, list[tuple[str, str]] | None]
+
+
 class Geometry:
     """Everything about the map that never changes during a quest."""
 
@@ -90,6 +94,14 @@ class Geometry:
                 self.secret_sides.setdefault(door.b, []).append(
                     (self.side_of(door.b, door.a), door.id)
                 )
+        # What a seat view shows of each square, by area, in `area_squares`' order: the square,
+        # x, y, its walls, and its secret doors' sides (side, door), if any.
+        self.area_square_rows: dict[str, list[SquareRow]] = {
+            area: [
+                (sq, sq[0], sq[1], self.wall_sides[sq], self.secret_sides.get(sq)) for sq in squares
+            ]
+            for area, squares in self.area_squares.items()
+        }
         self._pvs: dict[Square, tuple[Square, ...]] = {}
         self._pv_areas: dict[Square, dict[Square, tuple[str, ...]]] = {}
         self._pv_squares: dict[Square, dict[Square, tuple[Square, ...]]] = {}

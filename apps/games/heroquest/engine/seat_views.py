@@ -18,7 +18,7 @@ from typing import Any
 from .actions import action_to_json
 from .board import Board
 from .combat import hero_attack_dice, hero_defend_dice, monster_attack_dice, monster_defend_dice
-from .context import monster_name, monster_number
+from .context import monster_name, monster_numbers
 from .data import HERO_ORDER, SPECTATOR_SEAT, ZARGON_SEAT, heroes_of_seat, seat_of_hero
 from .engine import legal_actions
 from .events import event_for_seat
@@ -141,24 +141,40 @@ def searched_by(s: State, area: str) -> list[str]:
 
 def squares_view(s: State, b: Board, areas: set[str], zargon: bool) -> list[dict[str, Any]]:
     """Hero seats get the squares shown to the heroes; Zargon every square, with a flag."""
-    geo = b.geo
-    out = []
+    out: list[dict[str, Any]] = []
     for area in s.quest.areas:
         if area not in areas:
             continue
         aid = area_id(s, area)
+        rows = b.geo.area_square_rows[area]
         glimpsed = set(s.glimpsed[area]) if area in s.glimpsed else None  # seen only in part
-        whole = area in s.areas and glimpsed is None
-        for sq in geo.area_squares[area]:
-            revealed = whole or (glimpsed is not None and sq in glimpsed)
+        if glimpsed is None and (zargon or area in s.areas):  # every square alike: fast
+            revealed = area in s.areas
+            out += [
+                {
+                    "x": x,
+                    "y": y,
+                    "area": aid,
+                    "walls": walls if zargon or not secret else _walls_seen(s, walls, secret),
+                    "revealed": revealed,
+                }
+                for _, x, y, walls, secret in rows
+            ]
+            continue
+        for sq, x, y, walls, secret in rows:
+            revealed = glimpsed is not None and sq in glimpsed
             if not revealed and not zargon:
                 continue
-            walls = geo.wall_sides[sq]
-            if not zargon and sq in geo.secret_sides:  # unfound secret doors look like wall
-                hidden = {side for side, d in geo.secret_sides[sq] if not s.doors[d].found}
-                walls = "".join(side for side in "NESW" if side in walls or side in hidden)
-            out.append({"x": sq[0], "y": sq[1], "area": aid, "walls": walls, "revealed": revealed})
+            if secret and not zargon:
+                walls = _walls_seen(s, walls, secret)
+            out.append({"x": x, "y": y, "area": aid, "walls": walls, "revealed": revealed})
     return out
+
+
+def _walls_seen(s: State, walls: str, secret: list[tuple[str, str]]) -> str:
+    """A square's walls as the heroes see them: unfound secret doors look like wall."""
+    hidden = {side for side, d in secret if not s.doors[d].found}
+    return "".join(side for side in "NESW" if side in walls or side in hidden)
 
 
 def doors_view(s: State, geo: Geometry, zargon: bool) -> list[dict[str, Any]]:
@@ -243,28 +259,37 @@ def hero_view(s: State, b: Board, h: HeroState, seat: int) -> dict[str, Any]:
 
 
 def monsters_view(s: State, board: Board, zargon: bool) -> list[dict[str, Any]]:
+    numbers = monster_numbers(s)
+    # The monsters each playing hero sees, in turn order (by identity: two monsters may be
+    # alike as values)
+    sight = [
+        (h.hero, {id(seen) for seen in board.visible_monsters(h.position)})
+        for h in s.heroes.values()
+        if h.playing and h.position is not None
+    ]
     out = []
     for m in s.monsters.values():
         if not m.alive or (m.pub is None and not zargon):
             continue
-        out.append(monster_view(s, board, m, zargon))
+        out.append(monster_view(s, board, m, zargon, numbers, sight))
     return out
 
 
-def in_sight_of(b: Board, m: MonsterState) -> list[str]:
+def in_sight_of(m: MonsterState, sight: list[tuple[str, set[int]]]) -> list[str]:
     """The playing heroes with a line of sight to a revealed monster, in turn order."""
     if m.pub is None:
         return []
-    return [
-        h.hero
-        for h in b.s.heroes.values()
-        if h.playing
-        and h.position is not None
-        and any(seen is m for seen in b.visible_monsters(h.position))
-    ]
+    return [hero for hero, seen in sight if id(m) in seen]
 
 
-def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str, Any]:
+def monster_view(
+    s: State,
+    b: Board,
+    m: MonsterState,
+    zargon: bool,
+    numbers: dict[str, int],
+    sight: list[tuple[str, set[int]]],
+) -> dict[str, Any]:
     """A monster and its stat card (docs/rules.md 9; attack and defend as it rolls them now)."""
     stats = monster_stats(s, m)  # a villain's own, the edition's
     out: dict[str, Any] = {
@@ -273,8 +298,8 @@ def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str,
         # How the story names it ("the orc", "the second orc", a villain's own name) and its
         # number among the monsters of its kind the heroes have seen (None: named, or unseen):
         # what the page shows instead of an id.
-        "name": monster_name(m, s),
-        "number": monster_number(m, s),
+        "name": monster_name(m, s, numbers),
+        "number": numbers.get(m.key),
         "position": sq_json(m.position),
         "body": m.body,
         "body_max": m.body_max,
@@ -286,7 +311,7 @@ def monster_view(s: State, b: Board, m: MonsterState, zargon: bool) -> dict[str,
         "defend": monster_defend_dice(b, m),
         "mind": stats.mind,
         # The heroes who see it now (docs/rules.md 4): what the heroes know, from revealed things.
-        "in_sight_of": in_sight_of(b, m),
+        "in_sight_of": in_sight_of(m, sight),
     }
     if zargon:  # which monster holds which Dread spells is Zargon's secret (docs/rules.md 8b)
         out["revealed"] = m.pub is not None

@@ -3,6 +3,9 @@
 and numbers monsters as the story does, from what the heroes have seen only."""
 
 from apps.games.heroquest.engine import Attack, Disarm, Jump, MonsterAttack, State, seat_view
+from apps.games.heroquest.engine.context import monster_name, monster_number, monster_numbers
+from apps.games.heroquest.engine.engine import load_quest
+from apps.games.heroquest.engine.playout import random_playout
 
 from .builders import ZARGON, act, build_quest, monster_phase, place, set_turn, start, texts
 
@@ -100,3 +103,19 @@ def test_the_view_names_and_numbers_monsters_by_what_the_heroes_have_seen():
     t = act(s, 2, Attack("barbarian", first), dice=["skull"] * 3 + ["white_shield"] * 2)
     (left,) = seat_view(t.state, 2)["monsters"]
     assert (left["name"], left["number"]) == ("the second orc", 2)
+
+
+def test_the_view_numbers_every_monster_as_the_story_does_throughout_a_quest():
+    """The view numbers all monsters in one pass (`monster_numbers`); the story one by one."""
+    states: list[State] = []
+    random_playout(
+        load_quest("ashen_vault"), 4, 3, max_actions=400, on_step=lambda s, *_: states.append(s)
+    )
+    numbered = 0
+    for s in states[::5]:
+        numbers = monster_numbers(s)
+        for m in s.monsters.values():
+            assert numbers.get(m.key) == monster_number(m, s)
+            assert monster_name(m, s, numbers) == monster_name(m, s)
+        numbered += len(numbers)
+    assert numbered > 0
