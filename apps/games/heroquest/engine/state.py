@@ -132,15 +132,26 @@ class Drop:
 _SQUARE_FIELDS = {"position", "square"}
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    # `fields()` builds its tuple anew at every call: a third of storing a state.
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
 def _obj_json(obj: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for f in fields(obj):
-        v = getattr(obj, f.name)
-        if f.name in _SQUARE_FIELDS:
+    for name in _field_names(type(obj)):
+        v = getattr(obj, name)
+        if name in _SQUARE_FIELDS:
             v = sq_json(v)
         elif isinstance(v, list):
             v = list(v)
-        out[f.name] = v
+        out[name] = v
     return out
 
 
@@ -158,7 +169,21 @@ def _canonical(d: dict[str, Any], order: list[str] | tuple[str, ...]) -> dict[st
     as PostgreSQL's jsonb do not keep object key order; so order comes from the quest, not input.
     """
     rank = {key: n for n, key in enumerate(order)}
+    if _in_order(d, rank):  # as written (a state stored as text keeps its order): no sort
+        return d
     return dict(sorted(d.items(), key=lambda kv: (rank.get(kv[0], len(rank)), _natural(kv[0]))))
+
+
+def _in_order(d: dict[str, Any], rank: dict[str, int]) -> bool:
+    """Are `d`'s keys in `_canonical`'s order already?"""
+    last: tuple[int, tuple[str, int]] = (-1, ("", -1))
+    for key in d:
+        n = rank.get(key)
+        place = (n, ("", -1)) if n is not None else (len(rank), _natural(key))
+        if place < last:
+            return False
+        last = place
+    return True
 
 
 def _by_public_id(d: dict[str, str]) -> dict[str, str]:

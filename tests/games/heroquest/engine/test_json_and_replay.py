@@ -39,6 +39,7 @@ from apps.games.heroquest.engine import (
     seats_to_move,
 )
 from apps.games.heroquest.engine.playout import random_playout
+from apps.games.heroquest.engine.state import _canonical
 
 from .builders import build_quest, start
 
@@ -172,3 +173,14 @@ def test_state_from_json_plays_on_identically_whatever_the_key_order(seed: int) 
         assert seat_view(state, seat) == seat_view(direct, seat)
     assert seats_to_move(state) == seats_to_move(direct)
     assert legal_actions(state, 1) == legal_actions(direct, 1)
+
+
+def test_keys_in_the_engines_order_are_kept_and_any_other_order_is_sorted_into_it():
+    """A state stored as text comes back in its own order (no sort); jsonb's order is mended:
+    the quest's monsters first, as the quest lists them, then wandering ones by number."""
+    engine_order = ["m1", "m2", "wandering-2", "wandering-10"]
+    arrived: dict[str, Any] = {key: {} for key in ["wandering-10", "m2", "wandering-2", "m1"]}
+    written: dict[str, Any] = {key: {} for key in engine_order}
+
+    assert list(_canonical(arrived, ["m1", "m2"])) == engine_order
+    assert _canonical(written, ["m1", "m2"]) is written
