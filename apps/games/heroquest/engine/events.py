@@ -51,7 +51,7 @@ def in_audience(audience: Audience, seat: int) -> bool:
 def event_for_seat(event: Event, seat: int) -> Event | None:
     """The event as `seat` may see it: the full form, the redacted form, or None."""
     if in_audience(event["audience"], seat):
-        out = dict(event)  # a copy less two keys, in order: several times a comprehension's speed
+        out = dict(event)  # copied whole, then two keys dropped: cheaper than a comprehension
         del out["audience"]
         out.pop("redacted", None)
         return out
