@@ -13,7 +13,9 @@ stopped when it ends, and a watchdog ends it after `--timeout` seconds whatever 
 3. a paced run (`--paced-rate` actions/s over all games): action-to-screen latency,
 4. a run as fast as the bots go: accepted actions/s, errors by status, POST p50/p95,
    action-to-screen p50/p95, and a trivial authenticated GET measured alongside,
-5. KiB per idle websocket (the web processes' resident memory before and after opening some).
+5. KiB per idle websocket (the web processes' resident memory before and after opening some),
+6. a trivial authenticated GET on its own, as fast as answered (`--get-seconds`; getflood.py):
+   how many requests the web processes serve when no bot plays.
 
 Each game is driven by one bot thread through the public API (Bearer tokens) with a websocket
 watcher on Zargon's seat; `--root` serves another checkout (an older commit, for a before/after
@@ -60,6 +62,7 @@ DEFAULT_REDIS = "redis://127.0.0.1:6379/15"
 WATCHERS_CONNECT = 30.0  # seconds the watchers have to connect before the bots start
 FRAMES_WAIT = 60.0  # seconds, after the bots stop, for the last frames to arrive
 PACED_GET_PROBE = 10.0  # trivial GETs/s alongside a paced run (a run as fast as it goes: flat out)
+GET_CONNECTIONS = 16  # the trivial GET's own run: enough to keep both web processes busy
 
 
 # --- the stack ---------------------------------------------------------------------------------
@@ -747,6 +750,36 @@ def report_run(title: str, run: Run, elapsed: float, *, paced: bool) -> None:
     print(f"games finished:            {run.finished_games}")
 
 
+def trivial_get_capacity(stack: Stack, token: str, args: argparse.Namespace) -> dict[str, Any]:
+    """A trivial authenticated GET as fast as the web processes answer it, from a process of
+    its own (tests/load/getflood.py), with the web processes' CPU a request."""
+    before = cpu_by_part(stack).get("web", 0.0)
+    flood = ["--base", stack.bases[0], "--token", token, "--connections", str(GET_CONNECTIONS)]
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.load.getflood", *flood, "--seconds", str(args.get_seconds)],
+        cwd=HERE,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=args.get_seconds + 60,
+    )
+    figures: dict[str, Any] = json.loads(done.stdout)
+    figures["web_cpu_ms"] = 1000 * (cpu_by_part(stack).get("web", 0.0) - before)
+    return figures
+
+
+def report_gets(figures: dict[str, Any]) -> None:
+    requests = max(figures["requests"], 1)
+    print(f"\n== a trivial authenticated GET as fast as answered ({figures['seconds']:.1f} s)")
+    print(
+        f"GETs/s:                    {figures['per_second']:.1f} ({figures['requests']} over "
+        f"{figures['connections']} connections), p50 / p99 {figures['p50_ms'] or 0:.1f} / "
+        f"{figures['p99_ms'] or 0:.1f} ms"
+    )
+    print(f"not 200:                   {figures['failures'] or 'none'}")
+    print(f"web processes' CPU:        {figures['web_cpu_ms'] / requests:.2f} ms a GET")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50)
@@ -756,6 +789,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--long-events", type=int, default=10_000)
     parser.add_argument("--idle-sockets", type=int, default=200)
+    parser.add_argument(
+        "--get-seconds", type=float, default=10, help="the trivial GET's own run; 0: skip"
+    )
     parser.add_argument(
         "--database-url", default=os.environ.get("LOADTEST_DATABASE_URL", DEFAULT_DATABASE)
     )
@@ -849,6 +885,8 @@ def main(argv: list[str] | None = None) -> int:
         report_run(f"as fast as the bots go, {len(games)} games", run, elapsed, paced=False)
         if args.profile:
             profile_report(profile_collect(recorders, pids, log_dir))
+        if args.get_seconds:
+            report_gets(trivial_get_capacity(stack, games[0]["tokens"]["1"], args))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
