@@ -42,5 +42,7 @@ def test_a_short_load_test_runs_and_prints_every_figure(postgres: None, redis_ur
         "KiB per idle websocket:",
         "GETs/s:",
         "not 200:                   none",
+        "== issue 25's targets",
+        "<= 5 SQL statements an action:",
     ):
         assert figure in done.stdout, done.stdout
