@@ -2,7 +2,8 @@
 
 Every app that tells open pages something goes through here (play, rooms, chat, notifications):
 the groups' names, `poke_on_commit` (the message leaves only once the transaction that caused it
-is committed; a rolled-back change tells nobody), and the process's poke sender.
+is committed; a rolled-back change tells nobody), and `group_poke`, which publishes it (Redis's
+pub/sub layer) or hands it to the process's poke sender (any other layer).
 
 A poke carries no game content: a page (or socket) that gets one reads again what its own user
 may see. A poke is a courtesy, so a frozen or unreachable Redis costs the caller at most
@@ -20,8 +21,10 @@ import re
 import threading
 from typing import Any
 
+import redis
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.db import transaction
 
@@ -66,17 +69,62 @@ def group_poke(*, group: str, message: dict[str, Any]) -> bool:
     """Send `message` to the sockets of a channel group; False if it could not be sent.
 
     A poke is a courtesy (clients catch up on their next fetch), so a frozen or unreachable
-    Redis costs the caller at most `settings.REDIS_TIMEOUT` seconds, never a hung request. Called
-    from a request (or consumer) of the ASGI server, the poke is handed to the process's poke
-    sender and the request goes on at once (True: handed over; a failure is logged there):
-    waiting for it held the request's thread for Redis round trips.
+    Redis costs the caller at most `settings.REDIS_TIMEOUT` seconds, never a hung request.
+
+    On channels-redis's pub/sub layer (a site with Redis) the caller publishes it itself: one
+    PUBLISH from its own thread, as its cache calls are. Under load the poke sender's hand-over
+    (a wake of its thread and loop) cost the web processes 0.3 ms of CPU an action and put 3 ms
+    between an action's answer and its frame (docs/operations.md, issue 25). On another layer,
+    a request (or consumer) of the ASGI server hands it to the process's poke sender and goes
+    on at once (True: handed over; a failure is logged there).
     """
-    if get_channel_layer() is None:
+    layer = get_channel_layer()
+    if layer is None:
         return False
+    if isinstance(layer, RedisPubSubChannelLayer):
+        return _pubsub_publish(layer, group, message)
     if _serving_a_request():
         _server_pokes.add(group, message)
         return True
     return async_to_sync(_group_send)(group, message)
+
+
+def _pubsub_publish(layer: RedisPubSubChannelLayer, group: str, message: dict[str, Any]) -> bool:
+    """`message` published to `group` as the pub/sub layer's `group_send` does, from this
+    thread, given up after `settings.REDIS_TIMEOUT` (logged); whether it was sent."""
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    hosts, prefix = config.get("hosts") or [], config.get("prefix", "asgi")
+    if len(hosts) != 1:  # several shards: the layer picks one a group, so it sends
+        return async_to_sync(_group_send)(group, message)
+    try:
+        _publisher(hosts[0]["address"], settings.REDIS_TIMEOUT).publish(
+            pubsub_group_channel(prefix, group), layer.serialize(message)
+        )
+    except Exception as exc:  # a courtesy: whatever Redis does, the caller goes on
+        logger.warning("could not poke %s: %s", group, type(exc).__name__)
+        return False
+    return True
+
+
+def pubsub_group_channel(prefix: str, group: str) -> str:
+    """The Redis channel channels-redis's pub/sub layer sends a group's messages on (its
+    `_get_group_channel_name`; tests/core/test_core_realtime.py checks that its sockets hear
+    what is published there)."""
+    return f"{prefix}__group__{group}"
+
+
+_publishers: dict[tuple[int, str, float], redis.Redis] = {}
+
+
+def _publisher(url: str, timeout: float) -> redis.Redis:
+    """This process's client for `url` (thread-safe: a pool of connections), every call
+    bounded by `timeout` seconds."""
+    key = (os.getpid(), url, timeout)
+    client = _publishers.get(key)
+    if client is None:
+        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        client = _publishers.setdefault(key, client)
+    return client
 
 
 async def _group_send(group: str, message: dict[str, Any]) -> bool:
@@ -92,7 +140,8 @@ async def _group_send(group: str, message: dict[str, Any]) -> bool:
 
 
 class _ServerPokes:
-    """The pokes of a web process's requests, sent by a thread of its own with its own loop.
+    """The pokes of a web process's requests on a layer other than Redis's pub/sub one (the
+    embedded site's), sent by a thread of its own with its own loop.
 
     Not on the server's loop: that one is busy with every socket of the process, and a send
     queued behind them timed out (and was lost) under load. Versions pile up faster than they

@@ -1,4 +1,5 @@
-"""Pokes from a request of the ASGI server: handed to the poke sender, never lost in a burst."""
+"""Pokes: published by the caller on Redis's pub/sub layer; on another layer, from a request of
+the ASGI server, handed to the poke sender and never lost in a burst."""
 
 import asyncio
 from typing import Any
@@ -6,6 +7,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from apps.core.realtime import _ServerPokes, group_poke
 
@@ -88,3 +90,27 @@ async def test_pokes_still_go_out_after_a_drain_has_finished() -> None:
         )
         message = await asyncio.wait_for(layer.receive(channel), timeout=5)
         assert message["version"] == version
+
+
+@pytest.mark.asyncio
+@pytest.mark.redis
+async def test_on_the_pubsub_layer_a_request_publishes_its_poke_and_the_groups_sockets_hear_it(
+    redis_url: str,
+) -> None:
+    """The request's thread publishes where the layer's own `group_send` would (the channel
+    name and the encoding are channels-redis's: this pins them)."""
+    layer = get_channel_layer()
+    assert isinstance(layer, RedisPubSubChannelLayer)
+    channel = await layer.new_channel()
+    await layer.group_add("game-41", channel)
+    answered = {"socket": "page-a-0001", "user": 3, "seat": 2}
+    pokes = [
+        ("game-41", {"type": "game.changed", "version": v, "answered": answered}) for v in (7, 8)
+    ]
+
+    sent = await sync_to_async(a_request_sending, thread_sensitive=False)(pokes)
+
+    assert sent == [True, True]
+    heard = [await asyncio.wait_for(layer.receive(channel), timeout=5) for _ in pokes]
+    assert heard == [message for _, message in pokes]  # every version, in order, as sent
+    await layer.group_discard("game-41", channel)
