@@ -215,8 +215,8 @@ _request_thread = threading.local()
 
 
 def mark_request_thread() -> None:
-    """This thread runs a web process's requests (config/request_threads.py): its pokes go
-    through the process's poke sender."""
+    """This thread runs a web process's requests (config/request_threads.py): on a layer other
+    than Redis's pub/sub one, its pokes go through the process's poke sender."""
     _request_thread.serving = True
 
 
