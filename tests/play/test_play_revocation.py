@@ -8,6 +8,7 @@ before sending: the old sockets here get no further frame although that poke nev
 """
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from apps.accounts.models import User
+from apps.core import realtime
 from apps.play.models import Game
 from apps.play.services import chat_message_post, quest_apply_action
 from apps.play.table import game_seat_give, game_spectators_set
@@ -36,20 +38,29 @@ CLOSED = {"type": "websocket.close", "code": 4403}
 def seat_pokes_hang(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """The channel layer never answers the pokes that say access changed (as a frozen Redis
     does: each send is given up after REDIS_TIMEOUT); every other message still goes through.
-    Returns the pokes that were lost."""
+    Returns the pokes that were lost. Both ways a poke leaves hang: the layer's `group_send`,
+    and the publish a caller makes itself on Redis's pub/sub layer."""
     settings.REDIS_TIMEOUT = 0.2
     layer = get_channel_layer()
     assert layer is not None
-    real = layer.group_send
+    real_send, real_publish = layer.group_send, realtime._pubsub_publish
     lost: list[dict[str, Any]] = []
 
     async def group_send(group: str, message: dict[str, Any]) -> None:
         if message.get("type") == "game.seats":
             lost.append(message)
             await asyncio.Event().wait()  # hangs: never answers
-        await real(group, message)
+        await real_send(group, message)
+
+    def publish(layer: Any, group: str, message: dict[str, Any]) -> bool:
+        if message.get("type") == "game.seats":
+            lost.append(message)
+            time.sleep(settings.REDIS_TIMEOUT)  # no answer: given up, as a frozen Redis is
+            return False
+        return real_publish(layer, group, message)
 
     monkeypatch.setattr(layer, "group_send", group_send)
+    monkeypatch.setattr(realtime, "_pubsub_publish", publish)
     return lost
 
 
