@@ -3,9 +3,12 @@ one client (with its pools) a process instead of one a cache object."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import weakref
 from typing import Any
 
+import redis.asyncio
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
 
@@ -19,6 +22,30 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
+        # One asyncio client an event loop (its connections belong to that loop).
+        self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def async_client(self) -> Any:
+        """redis's asyncio client for the running loop, on the server reads go to, with the
+        same timeouts as the pools."""
+        django: Any = self  # Django's own (private) parts: tests/config/test_cache.py pins them
+        loop = asyncio.get_running_loop()
+        client = self._async_clients.get(loop)
+        if client is None:
+            options = {k: v for k, v in django._pool_options.items() if k != "parser_class"}
+            server = django._servers[django._get_connection_pool_index(False)]
+            client = self._async_clients.setdefault(
+                loop, redis.asyncio.Redis.from_url(server, **options)
+            )
+        return client
+
+    async def aget(self, key: Any, default: Any) -> Any:
+        """`get`, on the running loop: no thread."""
+        django: Any = self
+        value = await self.async_client().get(key)
+        return default if value is None else django._serializer.loads(value)
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         # Django's own (private, unstubbed) parts: tests/config/test_cache.py pins them.
@@ -50,6 +77,12 @@ class ReusedClientRedisCache(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = ReusedClientRedisCacheClient
+
+    async def aget(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        """Read on the running loop by redis's asyncio client, where Django's `aget` hands
+        `get` to a thread: a poked socket reads its view this way (apps/play/consumers.py)."""
+        key = self.make_and_validate_key(key, version=version)
+        return await self._cache.aget(key, default)
 
     @cached_property
     def _cache(self) -> ReusedClientRedisCacheClient:

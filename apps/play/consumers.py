@@ -95,12 +95,18 @@ async def _newest_view(game_id: int, seat: int, at_least: int) -> SeatView:
 
 
 async def _build(game_id: int, seat: int, at_least: int) -> SeatView:
+    """The view another process (the action's request) built, read from the shared cache on
+    this loop; else built on a thread (which may find it in the shared cache by then)."""
     future: asyncio.Future[SeatView] = asyncio.get_running_loop().create_future()
     _building[(game_id, seat)] = future
     try:
-        view: SeatView = await _on_view_builders(game_seat_view_for_socket)(
-            game_id=game_id, seat=seat, at_least=at_least
-        )
+        view = await shared_views.aget(game_id, seat, at_least)
+        if view is not None:
+            view_cache.put(view)
+        else:
+            view = await _on_view_builders(game_seat_view_for_socket)(
+                game_id=game_id, seat=seat, at_least=at_least
+            )
     except BaseException as exc:
         future.set_exception(exc)
         future.exception()  # retrieved: waiters get it, nobody is warned about it

@@ -19,6 +19,7 @@ game, decode its state and build its seat's view. Two layers:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -125,6 +126,20 @@ class SharedSeatViews:
 
     def get(self, game_id: int, seat: int, version: int) -> SeatView | None:
         found = self._call(cache.get, _key(game_id, seat, version))
+        return found if isinstance(found, SeatView) else None
+
+    async def aget(self, game_id: int, seat: int, version: int) -> SeatView | None:
+        """`get` from a socket's event loop, with no thread: the cache's own `aget` reads on the
+        loop (config/cache.py); a slow or failing cache gives None after `REDIS_TIMEOUT`."""
+        if not settings.SHARED_SEAT_VIEWS:
+            return None
+        try:
+            found = await asyncio.wait_for(
+                cache.aget(_key(game_id, seat, version)), timeout=settings.REDIS_TIMEOUT
+            )
+        except Exception as exc:  # a courtesy, as `_call`: the socket then builds the view
+            logger.warning("shared seat views: %s", type(exc).__name__)
+            return None
         return found if isinstance(found, SeatView) else None
 
     def put(self, view: SeatView) -> None:

@@ -7,10 +7,11 @@ import threading
 import uuid
 from typing import Any, cast
 
+import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import caches
 
-from config.cache import ReusedClientRedisCache
+from config.cache import ReusedClientRedisCache, ReusedClientRedisCacheClient
 
 
 def _cache(url: str) -> ReusedClientRedisCache:
@@ -92,3 +93,26 @@ def test_every_websocket_task_uses_the_processs_one_redis_client(
     seen = asyncio.run(sockets())
     assert len({cache for cache, _ in seen}) == 5
     assert len({id(client) for _, client in seen}) == 1
+
+
+def test_aget_reads_on_the_loop_what_set_wrote_without_a_thread(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = _cache(redis_url)
+    cache.set("view", {"seat": 1, "text": "a view"}, 30)
+    cache.set("count", 7, 30)  # Django keeps integers unpickled
+
+    def no_sync_read(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("aget read through the sync client (a thread)")
+
+    monkeypatch.setattr(ReusedClientRedisCacheClient, "get", no_sync_read)
+
+    async def read() -> tuple[Any, Any, Any]:
+        return (
+            await cache.aget("view"),
+            await cache.aget("count"),
+            await cache.aget("never-set", "gone"),
+        )
+
+    assert asyncio.run(read()) == ({"seat": 1, "text": "a view"}, 7, "gone")
+    assert asyncio.run(read())[0] == {"seat": 1, "text": "a view"}  # another loop: its own client

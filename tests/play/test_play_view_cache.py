@@ -4,6 +4,7 @@
 cache every process shares (Redis in production; here the tests' cache, files without Redis).
 """
 
+import asyncio
 import json
 import threading
 import time
@@ -15,6 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.play import services
+from apps.play import view_cache as view_cache_module
 from apps.play.selectors import game_seat_view_cached, game_seat_view_for_socket
 from apps.play.services import quest_apply_action
 from apps.play.view_cache import SeatView, shared_views, view_cache
@@ -203,3 +205,33 @@ def test_without_redis_no_seat_is_marked_and_the_sockets_build_their_views(
     shared_views.socket_open(game.pk, 1)
     assert cache.get(f"seat-socket:{game.pk}:1") is None
     assert shared_views.seats_with_sockets(game.pk, range(4)) == []
+
+
+def test_a_socket_reads_the_view_another_process_kept_from_its_own_loop(
+    make_game: GameMaker, django_capture_on_commit_callbacks: Any
+) -> None:
+    game, users = make_game(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        post_action(client_for(users[2]), game.pk, ROLL, 0)
+    view_cache.clear()  # another process
+
+    found = asyncio.run(shared_views.aget(game.pk, 2, 1))
+
+    assert found is not None and (found.game_id, found.seat, found.version) == (game.pk, 2, 1)
+    assert asyncio.run(shared_views.aget(game.pk, 2, 2)) is None  # a version nobody built
+
+
+def test_a_hung_shared_cache_costs_a_socket_its_timeout_and_then_a_build(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.REDIS_TIMEOUT = 0.1
+
+    class HungCache:
+        async def aget(self, key: str) -> Any:
+            await asyncio.Event().wait()  # a frozen Redis never answers
+
+    monkeypatch.setattr(view_cache_module, "cache", HungCache())
+    started = time.monotonic()
+
+    assert asyncio.run(shared_views.aget(1, 1, 1)) is None
+    assert time.monotonic() - started < 2
