@@ -3,6 +3,7 @@ nothing. Each client retries an action that got no answer, with the same idempot
 other web process: every action is applied exactly once, and the game's log replays from its
 seed (apps/play/verify.py)."""
 
+import http.client
 import json
 import threading
 import urllib.error
@@ -59,7 +60,9 @@ class Client(threading.Thread):
         for _ in range(20):
             try:
                 return call(self.sites[0], method, path, self.token, body)
-            except OSError:  # refused, reset, cut mid-answer: this process is gone
+            # Refused, reset, cut mid-answer (the headers sent, the body not: IncompleteRead, an
+            # HTTPException): this process is gone.
+            except (OSError, http.client.HTTPException):
                 self.retried += 1
                 self.sites.append(self.sites.pop(0))
         raise AssertionError("no web process answered")
