@@ -98,7 +98,46 @@ def area_id(s: State, area: str) -> str:
     return s.areas.get(area) or zid("a", area)
 
 
+# The map part of a view, by game: (what it was built from, the map). Flat out, a view is built
+# for Zargon and for the acting seat on every action, and the map (Zargon's has every square) was
+# a third of the work; most actions change nothing it shows. Keyed by the quest's geometry, the
+# game's seed and whether it is Zargon's: a slot only says where to look, `_map_inputs` says
+# whether what is there may be shown. Shared, so never changed by a caller (the platform copies a
+# view's top level only). Bounded: emptied whole when full (a slot is rebuilt on its next view).
+_MAPS: dict[tuple[Geometry, int, bool], tuple[tuple[Any, ...], dict[str, Any]]] = {}
+MAPS_KEPT = 512
+
+
+def _map_inputs(s: State) -> tuple[Any, ...]:
+    """Every part of the state a map view is built from (besides the quest, which the slot's
+    geometry fixes): two states alike in these have the same map views, for every seat."""
+    return (
+        tuple(s.areas.items()),
+        tuple((area, tuple(squares)) for area, squares in s.glimpsed.items()),
+        tuple(s.searched),
+        tuple((door, ds.open, ds.found, ds.pub) for door, ds in s.doors.items()),
+        tuple(s.fallen_blocks),
+        tuple(s.furniture.items()),
+        tuple((trap, ts.state, ts.detected, ts.pub) for trap, ts in s.traps.items()),
+    )
+
+
 def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
+    """The map as Zargon (`zargon`) or the heroes see it, built again only when what it shows
+    changed (`_map_inputs`)."""
+    slot = (b.geo, s.seed, zargon)
+    inputs = _map_inputs(s)
+    kept = _MAPS.get(slot)
+    if kept is not None and kept[0] == inputs:
+        return kept[1]
+    view = build_map_view(s, b, zargon)
+    if len(_MAPS) >= MAPS_KEPT:
+        _MAPS.clear()
+    _MAPS[slot] = (inputs, view)
+    return view
+
+
+def build_map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
     geo = b.geo
     q = s.quest
     visible_areas = set(q.areas) if zargon else set(s.areas)

@@ -28,6 +28,7 @@ from apps.games.heroquest.engine import (
     legal_actions,
     load_quest,
     seat_view,
+    seat_views,
     seats_to_move,
 )
 from apps.games.heroquest.engine import hero_turn as H
@@ -416,3 +417,56 @@ def test_zargons_flags_follow_what_the_heroes_find():
     assert areas == {"Area a": True, "Area P": True, "Area b": True, "Area Q": False}
     assert [(t["id"], t["detected"]) for t in view["map"]["traps"]] == [("t1", True)]
     assert [d["found"] for d in view["map"]["doors"] if d["secret"]] == [False]
+
+
+# --- a map view kept between actions is the map built afresh -----------------------------------
+
+
+def check_kept_maps_are_fresh(quest, seats, seed, max_actions):
+    """After every action, every seat's map (kept from an earlier view when nothing it shows
+    changed) is the one built from the state now."""
+
+    def on_step(before, seat, action, transition):
+        after = transition.state
+        for viewer in range(SPECTATOR_SEAT, after.seats + 1):
+            zargon = viewer == 1
+            kept = seat_views.map_view(after, Board(after), zargon)
+            assert kept == seat_views.build_map_view(after, Board(after), zargon), viewer
+
+    random_playout(
+        quest, seats, seed, max_actions=max_actions, on_step=on_step, chooser=random.Random(seed)
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_kept_map_view_is_the_map_built_afresh_after_every_action(seed):
+    check_kept_maps_are_fresh(QUEST, 2 + seed % 4, seed, 300)
+    check_kept_maps_are_fresh(load_quest("ashen_vault"), 2 + seed % 4, seed, 300)
+
+
+def test_two_games_of_one_seed_never_see_each_others_map():
+    """Games of the same quest and seed share where their maps are kept, not what is shown."""
+    s = set_turn(start(QUEST, seats=3), "barbarian")
+    twin = s.clone()
+    place(s, barbarian=(3, 0))
+    s = act(s, 2, OpenDoor("barbarian", "d1")).state
+    opened = seat_view(s, 2)["map"]
+    closed = seat_view(twin, 2)["map"]
+    assert [d["open"] for d in opened["doors"]] == [True, False]
+    assert [d["open"] for d in closed["doors"]] == [False]  # the twin's heroes see one door
+    assert closed == seat_views.build_map_view(twin, Board(twin), False)
+    assert len(closed["squares"]) < len(opened["squares"])  # passage P is not shown to the twin
+
+
+def test_a_map_changed_in_place_is_built_again():
+    s = set_turn(start(QUEST, seats=3), "barbarian")
+    assert [d["open"] for d in seat_view(s, 1)["map"]["doors"]] == [False, False, False]
+    s.doors["door1"].open = True
+    assert [d["open"] for d in seat_view(s, 1)["map"]["doors"]] == [True, False, False]
+
+
+def test_the_maps_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(seat_views, "MAPS_KEPT", 3)
+    for seed in range(10):
+        seat_view(start(QUEST, seats=3, seed=seed), 1)
+        assert len(seat_views._MAPS) <= 3
