@@ -8,6 +8,9 @@ from config.health import healthz
 
 urlpatterns = [
     path("", play_views.home, name="home"),
+    # First: actions are posted here many times a second, and each pattern tried before the
+    # one that matches costs every request.
+    path("api/", api.urls),
     path("healthz", healthz, name="healthz"),
     # Web push: the service worker must be served from the root to control every page.
     path("sw.js", push_views.service_worker, name="push_worker"),
@@ -20,7 +23,6 @@ urlpatterns = [
     path("notifications/", include("apps.notifications.urls")),
     path("", include("apps.play.urls")),  # /rooms/<id>/launch, /games/<id>/
     path("admin/", admin.site.urls),
-    path("api/", api.urls),
 ]
 
 handler404 = "config.errors.not_found"

@@ -872,6 +872,23 @@ def report_targets(
         print(f"{verdict:>12}  {target}: {measured}")
 
 
+# Machines of the same kind differ by twice in what one core does (4 December 2026: the same
+# commit did 207 and 119 actions/s on two sessions' machines): every run says which it had.
+SPEED_LOOP = 5_000_000
+
+
+def machine_speed() -> float:
+    """Milliseconds one core takes for a plain Python loop, the best of three (lower: faster)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        total = 0
+        for number in range(SPEED_LOOP):
+            total += number
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50)
@@ -910,6 +927,7 @@ def main(argv: list[str] | None = None) -> int:
         f"load test of {args.root} on {args.workers} web processes, {os.cpu_count()} cores; "
         f"load average before: {os.getloadavg()[0]:.2f}"
     )
+    print(f"this machine's speed:       {machine_speed():.0f} ms for {SPEED_LOOP:,} additions")
     recreate_database(args.database_url)
     flush_redis(args.redis_url)
     manage(args, env, "migrate", "--noinput")
