@@ -4,11 +4,14 @@ import re
 from pathlib import Path
 
 import pytest
-from django.test import Client
+from csp.middleware import CSPMiddleware
+from django.http import HttpResponse, HttpResponseBase
+from django.test import Client, RequestFactory
 
 from apps.play.services import game_launch
 from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
+from config.headers import SiteCSPMiddleware
 from tests.conftest import make_user
 
 QUEST_FILE = (
@@ -87,3 +90,46 @@ def test_no_template_has_an_inline_script_or_event_handler() -> None:
             if "<script" in line:
                 assert "src=" in line, f"{template}: inline <script>"
         assert not re.search(r"\son[a-z]+=", text), f"{template}: inline event handler"
+
+
+# --- the policies built once per host ------------------------------------------------------------
+
+
+def csp_headers(response: HttpResponseBase) -> dict[str, str]:
+    return {k: v for k, v in response.items() if k.startswith("Content-Security-Policy")}
+
+
+def answered(middleware: SiteCSPMiddleware, host: str, response: HttpResponse) -> HttpResponse:
+    request = RequestFactory().get("/api/auth/me", HTTP_HOST=host)
+    middleware.process_request(request)
+    return middleware.process_response(request, response)  # type: ignore[return-value]
+
+
+def test_each_host_gets_the_policy_django_csp_builds_for_it() -> None:
+    kept = SiteCSPMiddleware(lambda request: HttpResponse())
+    for host in ["localhost", "testserver", "localhost", "testserver"]:
+        request = RequestFactory().get("/", HTTP_HOST=host)
+        built = CSPMiddleware.process_response(kept, request, HttpResponse())
+
+        assert csp_headers(answered(kept, host, HttpResponse())) == csp_headers(built)
+        assert f"wss://{host}" in built["Content-Security-Policy"]
+
+
+def test_a_view_with_a_policy_of_its_own_gets_it_and_the_next_does_not() -> None:
+    kept = SiteCSPMiddleware(lambda request: HttpResponse())
+    own = HttpResponse()
+    own._csp_update = {"img-src": ["https://maps.example.org"]}  # type: ignore[attr-defined]
+
+    assert "https://maps.example.org" in answered(kept, "localhost", own)["Content-Security-Policy"]
+    plain = answered(kept, "localhost", HttpResponse())
+    assert "https://maps.example.org" not in plain["Content-Security-Policy"]
+
+
+def test_an_exempt_response_or_one_with_its_header_set_keeps_it() -> None:
+    kept = SiteCSPMiddleware(lambda request: HttpResponse())
+    exempt = HttpResponse()
+    exempt._csp_exempt = True  # type: ignore[attr-defined]
+    preset = HttpResponse(headers={"Content-Security-Policy": "default-src 'none'"})
+
+    assert "Content-Security-Policy" not in answered(kept, "localhost", exempt)
+    assert answered(kept, "localhost", preset)["Content-Security-Policy"] == "default-src 'none'"
