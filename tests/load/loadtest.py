@@ -873,7 +873,8 @@ def report_targets(
 
 
 # Machines of the same kind differ by twice in what one core does (4 December 2026: the same
-# commit did 207 and 119 actions/s on two sessions' machines): every run says which it had.
+# commit did 207 and 119 actions/s on two sessions' machines), and one machine from minute to
+# minute: every run says how fast its core was at the start and at the end.
 SPEED_LOOP = 5_000_000
 
 
@@ -1011,6 +1012,9 @@ def main(argv: list[str] | None = None) -> int:
         gets=gets,
     )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+    # It changes from minute to minute (seen: 176 to 343 ms, runs a minute apart): compare
+    # runs only when both figures are near.
+    print(f"this machine's speed after: {machine_speed():.0f} ms for {SPEED_LOOP:,} additions")
     return 0
 
 

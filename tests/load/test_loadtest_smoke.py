@@ -32,6 +32,7 @@ def test_a_short_load_test_runs_and_prints_every_figure(postgres: None, redis_ur
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     for figure in (
         "this machine's speed:",
+        "this machine's speed after:",
         "SQL statements per action:",
         "reconnect, first view frame:",
         "events page of 100, first / last:",
