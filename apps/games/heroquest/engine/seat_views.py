@@ -103,9 +103,10 @@ def area_id(s: State, area: str) -> str:
 # a third of the work; most actions change nothing it shows. Keyed by the quest's geometry, the
 # game's seed and whether it is Zargon's: a slot only says where to look, `_map_inputs` says
 # whether what is there may be shown. Shared, so never changed by a caller (the platform copies a
-# view's top level only). Bounded: emptied whole when full (a slot is rebuilt on its next view).
+# view's top level only). Bounded: emptied whole when full (a slot is rebuilt on its next view);
+# Zargon's map of the Ashen Vault is 81 KiB in memory (the heroes' grows to that), so 20 MB at most.
 _MAPS: dict[tuple[Geometry, int, bool], tuple[tuple[Any, ...], dict[str, Any]]] = {}
-MAPS_KEPT = 512
+MAPS_KEPT = 256  # two a game (Zargon's, everyone else's): 128 games in play at once
 
 
 def _map_inputs(s: State) -> tuple[Any, ...]:
