@@ -24,6 +24,7 @@ from django.test import Client
 
 from apps.accounts.models import User
 from apps.play.consumers import VIEW_BUILD_THREADS, _view_builders
+from apps.play.state_cache import state_cache
 from apps.play.view_cache import view_cache
 from config.celery import app as celery_app
 
@@ -144,8 +145,10 @@ def threads_give_back_their_connections(
 def fresh_caches() -> Iterator[None]:
     """Each test starts with empty caches: rolled-back rows may come back under the same ids."""
     view_cache.clear()
+    state_cache.clear()
     yield
     view_cache.clear()
+    state_cache.clear()
     cache.clear()
 
 

@@ -296,7 +296,11 @@ class GameFace(Protocol):
     # --- persistence -----------------------------------------------------------------------------
     def state_to_json(self, state: Any) -> Json: ...
 
-    def state_from_json(self, data: Json, scenario: Any) -> Any: ...
+    def state_from_json(self, data: Json, scenario: Any) -> Any:
+        """The state stored as `data`, which must play on exactly as the state `data` was
+        stored from. The platform keeps states and hands one to any number of readers
+        (apps/play/state_cache.py): nothing a face offers ever changes a state in place."""
+        ...
 
 
 # --- standing orders (optional: a game whose turns have several steps) ---------------------------

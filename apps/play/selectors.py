@@ -26,6 +26,7 @@ from apps.play.clock import TurnClock, game_clock, seat_users
 from apps.play.errors import GameNotFound
 from apps.play.fairness import Fairness
 from apps.play.models import ChatMessage, Game, GameEvent, GameWatcher
+from apps.play.state_cache import state_cache
 from apps.play.view_cache import SeatView, seat_view_keep, shared_views, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_member_seat
@@ -85,8 +86,15 @@ def game_scenario(*, game: Game) -> Any:
 
 
 def game_state(*, game: Game) -> Any:
-    """The game's state as stored in `game`, without the players' settings."""
-    return game_face_of(game).state_from_json(game.state, game_scenario(game=game))
+    """The game's state as stored in `game`, without the players' settings: the one this
+    process keeps (apps/play/state_cache.py) if it is that one, else decoded (and kept)."""
+    scenario = game_scenario(game=game)
+    where = {"game_id": game.pk, "version": game.version, "scenario": scenario}
+    state = state_cache.get(**where, data=game.state)
+    if state is None:
+        state = game_face_of(game).state_from_json(game.state, scenario)
+        state_cache.put(**where, data=game.state, state=state)
+    return state
 
 
 def game_state_in_play(*, game: Game) -> Any:

@@ -64,6 +64,7 @@ from apps.play.selectors import (
     entry_for_seat,
     game_face_of,
     game_membership,
+    game_scenario,
     game_seat_view_cached,
     game_state,
     orders_due,
@@ -71,6 +72,7 @@ from apps.play.selectors import (
     seat_view_of_state,
     seat_views_for_sockets_keep,
 )
+from apps.play.state_cache import state_cache
 from apps.play.tasks import ai_seat_enqueue, orders_enqueue
 from apps.play.view_cache import SeatView, seat_view_forget, seat_view_keep
 from apps.rooms.models import Room, Seat
@@ -418,6 +420,14 @@ def _store(*, face: GameFace, game: Game, new_state: Any, actor: AnyUser | None 
     game.outcome = face.outcome_of(new_state) or ""
     game.to_move, game.round = to_move, round_
     row_update(game, fields)
+    # The game's next action in this process plays on from here instead of decoding the row.
+    state_cache.put(
+        game_id=game.pk,
+        version=game.version,
+        scenario=game_scenario(game=game),
+        data=game.state,
+        state=new_state,
+    )
     return turn_changed
 
 
