@@ -105,6 +105,9 @@ class Geometry:
         self._pvs: dict[Square, tuple[Square, ...]] = {}
         self._pv_areas: dict[Square, dict[Square, tuple[str, ...]]] = {}
         self._pv_squares: dict[Square, dict[Square, tuple[Square, ...]]] = {}
+        self._sight_groups: dict[
+            Square, tuple[tuple[tuple[str, ...], tuple[Square, ...]], ...]
+        ] = {}
         self.room_areas = frozenset(a.id for a in quest.areas.values() if a.kind == "room")
 
     # --- squares and edges -------------------------------------------------------------------
@@ -290,6 +293,19 @@ class Geometry:
             areas.append(self.area_of[target])
             cached = tuple(dict.fromkeys(areas))
             per_sq[target] = cached
+        return cached
+
+    def sight_groups(self, sq: Square) -> tuple[tuple[tuple[str, ...], tuple[Square, ...]], ...]:
+        """`potentially_visible(sq)` grouped by `seen_areas`: (areas, targets) pairs, in the
+        order each set of areas first comes. Cached. A few dozen targets share a handful of area
+        sets, so the reveal check asks once per set whether those areas are all shown already."""
+        cached = self._sight_groups.get(sq)
+        if cached is None:
+            groups: dict[tuple[str, ...], list[Square]] = {}
+            for target in self.potentially_visible(sq):
+                groups.setdefault(self.seen_areas(sq, target), []).append(target)
+            cached = tuple((areas, tuple(targets)) for areas, targets in groups.items())
+            self._sight_groups[sq] = cached
         return cached
 
     def seen_squares(self, sq: Square, target: Square) -> tuple[Square, ...]:

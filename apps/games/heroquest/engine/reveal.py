@@ -139,20 +139,20 @@ def update_reveals(ctx: Ctx) -> None:
         own = geo.area_of.get(h.position)
         if own is not None and (own not in s.areas or own in s.glimpsed):
             whole.add(own)
-        for target in geo.potentially_visible(h.position):
-            areas = geo.seen_areas(h.position, target)
+        for areas, targets in geo.sight_groups(h.position):
             if all(a in whole or (a in s.areas and a not in s.glimpsed) for a in areas):
-                continue  # every area on the line already shown whole: the quick answer
-            squares = geo.seen_squares(h.position, target)
-            if all(shown(sq) for sq in squares):
-                continue
-            if board.sees(h.position, target):
-                for sq in squares:
-                    area = geo.area_of[sq]
-                    if area in rooms:
-                        whole.add(area)
-                    else:
-                        glimpses.setdefault(area, set()).add(sq)
+                continue  # every area these lines cross already shown whole: the quick answer
+            for target in targets:
+                squares = geo.seen_squares(h.position, target)
+                if all(shown(sq) for sq in squares):
+                    continue
+                if board.sees(h.position, target):
+                    for sq in squares:
+                        area = geo.area_of[sq]
+                        if area in rooms:
+                            whole.add(area)
+                        else:
+                            glimpses.setdefault(area, set()).add(sq)
     for m in s.monsters.values():  # a revealed monster stays in view wherever it goes
         if m.alive and m.pub is not None and m.position is not None and not shown(m.position):
             area = geo.area_of[m.position]

@@ -373,3 +373,17 @@ def test_a_pit_is_searched_as_its_own_room():
     # secret doors: the pit's own edges only, as a room of its own
     t = act(s, 2, SearchSecretDoors("barbarian"))
     assert [d for d, ds in t.state.doors.items() if ds.found] == ["secret1"]
+
+
+def test_sight_groups_hold_every_potentially_visible_square_once_under_its_areas():
+    """The reveal check asks once per group whether a group's areas are all shown: each group
+    must hold exactly the targets whose sight lines cross those areas, and nothing else."""
+    quest = load_quest("ashen_vault")
+    geo = geometry(quest)
+    for sq in sorted(geo.playable)[::7]:
+        groups = geo.sight_groups(sq)
+        targets = [t for _, ts in groups for t in ts]
+        assert sorted(targets) == sorted(geo.potentially_visible(sq))
+        assert len({areas for areas, _ in groups}) == len(groups)
+        for areas, ts in groups:
+            assert all(geo.seen_areas(sq, t) == areas for t in ts)
