@@ -783,7 +783,8 @@ def trivial_get_capacity(stack: Stack, token: str, args: argparse.Namespace) -> 
     """A trivial authenticated GET as fast as the web processes answer it, from a process of
     its own (tests/load/getflood.py), with the web processes' CPU a request."""
     before = cpu_by_part(stack).get("web", 0.0)
-    flood = ["--base", stack.bases[0], "--token", token, "--connections", str(GET_CONNECTIONS)]
+    # "--token=...": a token may begin with "-", which argparse would take for an option
+    flood = ["--base", stack.bases[0], f"--token={token}", "--connections", str(GET_CONNECTIONS)]
     done = subprocess.run(
         [sys.executable, "-m", "tests.load.getflood", *flood, "--seconds", str(args.get_seconds)],
         cwd=HERE,
