@@ -26,8 +26,13 @@ def _play_random(game: Game, rnd: random.Random) -> Game:
     face = game_face(game.kind)
     state = face.state_from_json(game.state, game_scenario(game=game))
     seat = rnd.choice(face.seats_to_move(state))
-    action = rnd.choice(face.legal_actions(state, seat))
-    quest_apply_action(
+    _submit(game, seat, rnd.choice(face.legal_actions(state, seat)))
+    return Game.objects.get(pk=game.pk)
+
+
+def _submit(game: Game, seat: int, action: Any) -> Any:
+    """`action` played by `seat` at the game's version, through the action service."""
+    return quest_apply_action(
         game_id=game.pk,
         seat=seat,
         action=action,
@@ -35,7 +40,6 @@ def _play_random(game: Game, rnd: random.Random) -> Game:
         key=uuid.uuid4().hex,
         system=True,
     )
-    return Game.objects.get(pk=game.pk)
 
 
 def _zagor_game(seed: int) -> Game:
@@ -94,14 +98,7 @@ def test_the_next_action_does_not_decode_the_row_when_this_process_stored_it(
     monkeypatch.setattr(face, "state_from_json", refuse)
     seat = face.seats_to_move(game_state(game=game))[0]
     action = face.legal_actions(game_state(game=game), seat)[0]
-    response = quest_apply_action(
-        game_id=game.pk,
-        seat=seat,
-        action=action,
-        expected_version=game.version,
-        key=uuid.uuid4().hex,
-        system=True,
-    )
+    response = _submit(game, seat, action)
     assert response["version"] == game.version + 1
 
 
