@@ -59,10 +59,14 @@ def _decoded(game: Game) -> Any:
 
 def _kept_state_is_the_decoded_one_after_every_action(game: Game, actions: int) -> None:
     rnd = random.Random(game.pk)
+    face = game_face(game.kind)
     for _ in range(actions):
         if game.outcome:
             break
+        before, before_json = game_state(game=game), game.state
         game = _play_random(game, rnd)
+        # the action (its rules, settings, views and legal moves) left the kept state as it was
+        assert face.state_to_json(before) == before_json
         kept = state_cache.get(
             game_id=game.pk,
             version=game.version,
