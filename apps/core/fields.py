@@ -8,8 +8,39 @@ from typing import Any
 import orjson
 from django import forms
 from django.db import models
+from django.db.models.query_utils import DeferredAttribute
 
 from apps.core.jsontext import json_text
+
+
+class JSONText(str):
+    """A JSON value's text as the database gave it, not decoded yet: what a `JSONTextField`
+    attribute holds until it is first read, and what `values()` gives."""
+
+    __slots__ = ()
+
+
+def stored_json_text(instance: models.Model, attname: str) -> str | None:
+    """The text `instance`'s `JSONTextField` `attname` was read as, if the value has not been
+    read since (so it is exactly what the row holds); else None."""
+    value = instance.__dict__.get(attname)
+    return value if type(value) is JSONText else None
+
+
+class _DecodedOnRead(DeferredAttribute):
+    """A `JSONTextField`'s attribute: the row's text kept as it came, decoded on first read."""
+
+    def __get__(self, instance: Any, cls: Any = None) -> Any:
+        if instance is None:
+            return self
+        value = super().__get__(instance, cls)
+        if type(value) is JSONText:
+            value = JSONTextField.decode(value)
+            instance.__dict__[self.field.attname] = value
+        return value
+
+    def __set__(self, instance: Any, value: Any) -> None:
+        instance.__dict__[self.field.attname] = value
 
 
 class JSONTextField(models.TextField):
@@ -28,7 +59,14 @@ class JSONTextField(models.TextField):
 
     Like Django's JSONField, a value is the decoded JSON: `to_python` and the serializers
     (dumpdata, loaddata) pass it through as it is, and a form edits it as JSON.
+
+    Decoded when the attribute is first read, not when the row is: until then the instance
+    holds the row's text (`JSONText`, `stored_json_text`), which a reader that knows the value
+    already compares instead of decoding 16 KB (apps/play/state_cache.py), and which a save
+    writes back as it came. `values()` gives that text.
     """
+
+    descriptor_class = _DecodedOnRead
 
     description = "A JSON value, kept as text"
     # What django-stubs types a model's attribute by: any JSON value, as for its JSONField.
@@ -36,19 +74,29 @@ class JSONTextField(models.TextField):
     _pyi_private_get_type: Any
 
     def get_prep_value(self, value: Any) -> Any:
-        return None if value is None else json_text(value)
+        if value is None or type(value) is JSONText:
+            return None if value is None else str(value)  # text never decoded goes back as is
+        return json_text(value)
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> Any:
+        text = stored_json_text(model_instance, self.attname)
+        return super().pre_save(model_instance, add) if text is None else text
 
     def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
-        if value is None:
-            return None
+        return None if value is None else JSONText(value)
+
+    @staticmethod
+    def decode(text: str) -> Any:
+        """The value `text` holds, read as Django's JSONField reads it; text that is not JSON
+        comes back as it is."""
         try:
-            return orjson.loads(value)
+            return orjson.loads(text)
         except orjson.JSONDecodeError:
             pass
         try:
-            return json.loads(value)
+            return json.loads(text)
         except json.JSONDecodeError:
-            return value
+            return str(text)
 
     def to_python(self, value: Any) -> Any:
         return value

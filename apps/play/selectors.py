@@ -18,6 +18,7 @@ from django.db.models.functions import Coalesce
 
 from apps.accounts.models import User
 from apps.campaigns.models import CampaignRoom
+from apps.core.fields import stored_json_text
 from apps.core.jsontext import json_text
 from apps.core.prepared import PreparedQuery
 from apps.games.port import SPECTATOR_SEAT, GameFace, Json, StandingOrders
@@ -89,11 +90,14 @@ def game_state(*, game: Game) -> Any:
     """The game's state as stored in `game`, without the players' settings: the one this
     process keeps (apps/play/state_cache.py) if it is that one, else decoded (and kept)."""
     scenario = game_scenario(game=game)
+    text = stored_json_text(game, "state")
+    if text is None:  # read already: the text it would be stored as
+        text = json_text(game.state)
     where = {"game_id": game.pk, "version": game.version, "scenario": scenario}
-    state = state_cache.get(**where, data=game.state)
+    state = state_cache.get(**where, text=text)
     if state is None:
         state = game_face_of(game).state_from_json(game.state, scenario)
-        state_cache.put(**where, data=game.state, state=state)
+        state_cache.put(**where, text=text, state=state)
     return state
 
 

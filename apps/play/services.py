@@ -30,6 +30,8 @@ from apps.accounts.limits import rate_limit_exceeded
 from apps.campaigns.errors import CampaignError
 from apps.campaigns.selectors import campaign_hero_options
 from apps.campaigns.services import campaign_record_outcome
+from apps.core.fields import JSONText
+from apps.core.jsontext import json_text
 from apps.core.prepared import PreparedQuery
 from apps.core.realtime import game_group, poke_on_commit, socket_id_or_none
 from apps.core.rows import row_update, rows_insert
@@ -415,7 +417,9 @@ def _store(*, face: GameFace, game: Game, new_state: Any, actor: AnyUser | None 
         fields += clock_restart(game=game, now=now, actor=actor)  # banks charged, in this UPDATE
         game.turn_started, game.reminded_at = now, None
         fields += ["turn_started", "reminded_at"]
-    game.state = face.state_to_json(new_state)
+    # As text: the row's UPDATE writes it as it is, and the state kept below is matched by it.
+    text = JSONText(json_text(face.state_to_json(new_state)))
+    game.state = text
     game.version += 1
     game.outcome = face.outcome_of(new_state) or ""
     game.to_move, game.round = to_move, round_
@@ -425,7 +429,7 @@ def _store(*, face: GameFace, game: Game, new_state: Any, actor: AnyUser | None 
         game_id=game.pk,
         version=game.version,
         scenario=game_scenario(game=game),
-        data=game.state,
+        text=text,
         state=new_state,
     )
     return turn_changed

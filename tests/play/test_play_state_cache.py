@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from apps.core.fields import stored_json_text
 from apps.games.registry import game_face
 from apps.play.models import Game
 from apps.play.selectors import game_scenario, game_state
@@ -67,15 +68,15 @@ def _kept_state_is_the_decoded_one_after_every_action(game: Game, actions: int) 
         game = _play_random(game, rnd)
         # the action (its rules, settings, views and legal moves) left the kept state as it was
         assert face.state_to_json(before) == before_json
+        text = stored_json_text(game, "state")
+        assert text is not None  # the row's text, not decoded
         kept = state_cache.get(
-            game_id=game.pk,
-            version=game.version,
-            scenario=game_scenario(game=game),
-            data=game.state,
+            game_id=game.pk, version=game.version, scenario=game_scenario(game=game), text=text
         )
         assert kept is not None
-        assert kept == _decoded(game)
         assert game_state(game=game) is kept
+        assert stored_json_text(game, "state") == text  # taken without decoding the row
+        assert kept == _decoded(game)
 
 
 def test_a_heroquest_game_plays_on_from_the_state_it_stored_which_is_the_rows(
@@ -120,28 +121,28 @@ def test_a_state_written_by_anything_else_is_decoded_from_the_row(make_game: Gam
 def test_a_game_is_never_given_the_state_kept_under_another_version_or_scenario() -> None:
     cache = StateCache()
     scenario, other_scenario = object(), object()
-    cache.put(game_id=1, version=4, scenario=scenario, data={"round": 2}, state="kept")
+    cache.put(game_id=1, version=4, scenario=scenario, text="round 2", state="kept")
 
-    assert cache.get(game_id=1, version=4, scenario=scenario, data={"round": 2}) == "kept"
-    assert cache.get(game_id=1, version=4, scenario=scenario, data={"round": 3}) is None
-    assert cache.get(game_id=1, version=5, scenario=scenario, data={"round": 2}) is None
-    assert cache.get(game_id=1, version=4, scenario=other_scenario, data={"round": 2}) is None
-    assert cache.get(game_id=2, version=4, scenario=scenario, data={"round": 2}) is None
+    assert cache.get(game_id=1, version=4, scenario=scenario, text="round 2") == "kept"
+    assert cache.get(game_id=1, version=4, scenario=scenario, text="round 3") is None
+    assert cache.get(game_id=1, version=5, scenario=scenario, text="round 2") is None
+    assert cache.get(game_id=1, version=4, scenario=other_scenario, text="round 2") is None
+    assert cache.get(game_id=2, version=4, scenario=scenario, text="round 2") is None
 
 
 def test_an_older_state_never_replaces_a_newer_one() -> None:
     cache = StateCache()
-    cache.put(game_id=1, version=9, scenario=None, data={"v": 9}, state="newer")
-    cache.put(game_id=1, version=8, scenario=None, data={"v": 8}, state="older")
+    cache.put(game_id=1, version=9, scenario=None, text="v9", state="newer")
+    cache.put(game_id=1, version=8, scenario=None, text="v8", state="older")
 
-    assert cache.get(game_id=1, version=9, scenario=None, data={"v": 9}) == "newer"
+    assert cache.get(game_id=1, version=9, scenario=None, text="v9") == "newer"
 
 
 def test_at_most_the_set_number_of_games_are_kept_the_least_recently_used_dropped() -> None:
     cache = StateCache(size=3)
     for game_id in range(1, 5):
-        cache.put(game_id=game_id, version=1, scenario=None, data={}, state=game_id)
-        cache.get(game_id=2, version=1, scenario=None, data={})  # kept in use
+        cache.put(game_id=game_id, version=1, scenario=None, text="", state=game_id)
+        cache.get(game_id=2, version=1, scenario=None, text="")  # kept in use
 
-    kept = [g for g in range(1, 5) if cache.get(game_id=g, version=1, scenario=None, data={})]
+    kept = [g for g in range(1, 5) if cache.get(game_id=g, version=1, scenario=None, text="")]
     assert kept == [2, 3, 4]
