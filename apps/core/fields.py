@@ -74,8 +74,10 @@ class JSONTextField(models.TextField):
     _pyi_private_get_type: Any
 
     def get_prep_value(self, value: Any) -> Any:
-        if value is None or type(value) is JSONText:
-            return None if value is None else str(value)  # text never decoded goes back as is
+        if value is None:
+            return None
+        if type(value) is JSONText:
+            return str(value)  # the row's text, never decoded: it goes back as it came
         return json_text(value)
 
     def pre_save(self, model_instance: models.Model, add: bool) -> Any:
