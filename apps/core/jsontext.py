@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
 def json_text(value: Any) -> str:
@@ -13,6 +18,64 @@ def json_text(value: Any) -> str:
     what orjson does not encode (integers past 64 bits). Both give the same JSON value: orjson
     writes non-ASCII characters as they are where json escapes them."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(value, option=_OPTIONS).decode()
     except TypeError:
         return json.dumps(value, separators=(",", ":"))
+
+
+class SharedParts:
+    """The JSON text of values that many documents share, encoded once per value.
+
+    A game may hand the same object to many seat views while it stays the same (HeroQuest's map:
+    27 KB of Zargon's 40 KB view, unchanged by most actions), and never changes it once handed
+    out. Such a value's text is kept by the object's identity: the kept entry holds the object,
+    so its id is not reused while the entry lives, and the text is exactly what encoding it again
+    would give. Least recently used dropped first; thread-safe (request threads share it).
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._texts: OrderedDict[int, tuple[Any, orjson.Fragment]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def fragment(self, value: Any) -> orjson.Fragment:
+        """`value`'s JSON text as a fragment orjson writes as it is (TypeError as `orjson.dumps`
+        for what orjson does not encode)."""
+        key = id(value)
+        with self._lock:
+            kept = self._texts.get(key)
+            if kept is not None and kept[0] is value:
+                self._texts.move_to_end(key)
+                return kept[1]
+        fragment = orjson.Fragment(orjson.dumps(value, option=_OPTIONS))
+        with self._lock:
+            self._texts[key] = (value, fragment)
+            self._texts.move_to_end(key)
+            while len(self._texts) > self.size:
+                self._texts.popitem(last=False)
+        return fragment
+
+    def clear(self) -> None:
+        with self._lock:
+            self._texts.clear()
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+
+# Two shared parts a game at most (HeroQuest's map as Zargon and as the heroes see it), for the
+# 128 games a process keeps states of (apps/play/state_cache.py).
+shared_parts = SharedParts(size=256)
+
+
+def json_text_sharing(value: dict[str, Any], shared: Iterable[str]) -> str:
+    """`json_text(value)`, with the values under the keys `shared` written from `shared_parts`
+    (values a game shares and never changes; `GameFace.shared_view_parts`)."""
+    swapped = dict(value)
+    try:
+        for key in shared:
+            if isinstance(swapped.get(key), dict | list):
+                swapped[key] = shared_parts.fragment(swapped[key])
+        return orjson.dumps(swapped, option=_OPTIONS).decode()
+    except TypeError:
+        return json_text(value)

@@ -164,6 +164,10 @@ class GameFace(Protocol):
     # Action types that only change a private standing setting (`setting_of`): never logged,
     # never versioned, accepted whoever's turn it is.
     setting_actions: frozenset[str]
+    # Top-level parts of a seat view the game hands out as one object for as long as they stay
+    # the same (to many views, many versions), and never changes once handed out: the platform
+    # keeps such a part's JSON text by the object's identity instead of encoding it again.
+    shared_view_parts: frozenset[str]
 
     # --- seats and options ---------------------------------------------------------------------
     def seat_roles(self, seats: int) -> list[SeatRole]:

@@ -19,7 +19,7 @@ from django.db.models.functions import Coalesce
 from apps.accounts.models import User
 from apps.campaigns.models import CampaignRoom
 from apps.core.fields import stored_json_text
-from apps.core.jsontext import json_text
+from apps.core.jsontext import json_text, json_text_sharing
 from apps.core.prepared import PreparedQuery
 from apps.games.port import SPECTATOR_SEAT, GameFace, Json, StandingOrders
 from apps.games.registry import game_face
@@ -224,8 +224,9 @@ def game_ended_view(*, game: Game, view: dict[str, Any]) -> dict[str, Any]:
 
 def seat_view_of_state(*, game: Game, seat: int, state: Any) -> SeatView:
     """`seat`'s view of `state` (the game's state at `game.version`, settings in), encoded."""
-    view = game_face_of(game).seat_view(state, seat)
-    text = json_text(_seat_view_dict(game, view))
+    face = game_face_of(game)
+    view = face.seat_view(state, seat)
+    text = json_text_sharing(_seat_view_dict(game, view), face.shared_view_parts)
     return SeatView(
         game_id=game.pk,
         seat=seat,

@@ -66,6 +66,7 @@ class Race:
     scenario_words = ("track", "tracks")
     ai_seat_choices = ("", "")
     setting_actions: frozenset[str] = frozenset()
+    shared_view_parts: frozenset[str] = frozenset()
     assets = BoardAssets(
         board="js/games/heroquest/board.js",
         replay="js/games/heroquest/replay.js",

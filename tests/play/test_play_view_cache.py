@@ -6,6 +6,7 @@ cache every process shares (Redis in production; here the tests' cache, files wi
 
 import asyncio
 import json
+import random
 import threading
 import time
 from typing import Any
@@ -15,13 +16,23 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from apps.core.jsontext import json_text
+from apps.games.registry import game_face
 from apps.play import services
 from apps.play import view_cache as view_cache_module
-from apps.play.selectors import game_seat_view_cached, game_seat_view_for_socket
+from apps.play.models import Game
+from apps.play.selectors import (
+    game_seat_view_cached,
+    game_seat_view_for_socket,
+    game_state,
+    seat_view_of_state,
+)
 from apps.play.services import quest_apply_action
 from apps.play.view_cache import SeatView, shared_views, view_cache
+from apps.quests.services import quest_sync_shipped
+from apps.rooms import services as rooms
 
-from .conftest import GameMaker, client_for, post_action
+from .conftest import GameMaker, client_for, make_user, post_action
 
 pytestmark = pytest.mark.django_db
 
@@ -235,3 +246,48 @@ def test_a_hung_shared_cache_costs_a_socket_its_timeout_and_then_a_build(
 
     assert asyncio.run(shared_views.aget(1, 1, 1)) is None
     assert time.monotonic() - started < 2
+
+
+def _every_seats_view_is_its_engine_view_exactly(game: Game, actions: int) -> None:
+    face = game_face(game.kind)
+    rnd = random.Random(game.pk)
+    seats = [1, *range(2, game.seats + 1), 0, 1]  # interleaved, a spectator's among them
+    for _ in range(actions):
+        state = game_state(game=game)
+        for seat in seats:
+            built = json.loads(seat_view_of_state(game=game, seat=seat, state=state).json)
+            whole = json.loads(json_text(face.seat_view(state, seat)))
+            assert built == whole | {"version": game.version, "game_id": game.pk}
+        if game.outcome or not face.seats_to_move(state):
+            break
+        seat = rnd.choice(face.seats_to_move(state))
+        quest_apply_action(
+            game_id=game.pk,
+            seat=seat,
+            action=rnd.choice(face.legal_actions(state, seat)),
+            expected_version=game.version,
+            key=f"k{game.version}",
+            system=True,
+        )
+        game = Game.objects.get(pk=game.pk)
+
+
+def test_every_seats_heroquest_view_is_its_engine_view_though_the_maps_text_is_kept(
+    make_game: GameMaker,
+) -> None:
+    """The map's text is kept by the map object (`GameFace.shared_view_parts`): Zargon's map,
+    with every room and trap, is another object than the heroes', and never reaches them."""
+    game, _ = make_game(3, seed=11)
+    _every_seats_view_is_its_engine_view_exactly(game, actions=40)
+
+
+def test_every_seats_zagor_view_is_its_engine_view_though_the_boards_text_is_kept() -> None:
+    quest_sync_shipped()
+    host, other = make_user(), make_user()
+    room = rooms.room_create(
+        host=host, name="Orb night", seat_count=2, game="zagor", quest_slug="enchanted_orb"
+    )
+    rooms.room_seat_take(room_id=room.pk, user=host, number=1)
+    rooms.room_seat_take(room_id=room.pk, user=other, number=2)
+    game = services.game_launch(room_id=room.pk, user=host, seed=6)
+    _every_seats_view_is_its_engine_view_exactly(game, actions=40)

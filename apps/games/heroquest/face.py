@@ -86,6 +86,7 @@ class HeroQuest:
         "Barbarian, the Dwarf, the Elf and the Wizard."
     )
     setting_actions = SETTING_ACTIONS
+    shared_view_parts = frozenset({"map"})  # engine/seat_views.py `map_view` keeps each map
     assets = BoardAssets(
         board="js/games/heroquest/board.js",
         replay="js/games/heroquest/replay.js",

@@ -64,6 +64,7 @@ class ZagorFace:
     )
     ai_seat_choices = ("", "")
     setting_actions = frozenset({"set_surrender"})
+    shared_view_parts = frozenset({"layout"})  # views.py `_layout`: one board for every view
     assets = BoardAssets(
         board="js/games/zagor/board.js",
         replay="js/games/zagor/replay.js",

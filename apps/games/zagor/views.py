@@ -23,6 +23,7 @@ Json = dict[str, Any]
 
 @cache
 def _layout() -> Json:
+    # One object for every view, never changed (so the face lists it in `shared_view_parts`).
     return layout()
 
 

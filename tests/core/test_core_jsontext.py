@@ -1,0 +1,78 @@
+"""JSON text for the hot paths (apps/core/jsontext.py): a part many documents share is encoded
+once, and every document reads exactly as if encoded whole."""
+
+import gc
+import json
+import weakref
+
+import orjson
+
+from apps.core.jsontext import SharedParts, json_text, json_text_sharing, shared_parts
+
+
+class Part(list[int]):
+    """A list that can be watched with a weak reference."""
+
+
+def test_a_shared_part_is_encoded_once_and_written_as_encoding_it_again_would() -> None:
+    parts = SharedParts(size=4)
+    board = {"squares": [{"x": 1, "y": 2, "walls": "NE"}], "name": "Ashen Vault"}
+
+    first = parts.fragment(board)
+    assert parts.fragment(board) is first
+    assert json.loads(orjson.dumps(first)) == board
+
+
+def test_an_equal_value_that_is_another_object_gets_text_of_its_own() -> None:
+    parts = SharedParts(size=4)
+    board, other = {"open": False}, {"open": False}
+
+    assert parts.fragment(board) is not parts.fragment(other)
+    assert len(parts) == 2
+
+
+def test_a_kept_part_is_held_so_its_identity_is_never_taken_by_another_value() -> None:
+    parts = SharedParts(size=4)
+    value = Part([1, 2, 3])
+    watched = weakref.ref(value)
+    parts.fragment(value)
+    del value
+    gc.collect()
+
+    assert watched() is not None  # alive while kept: no new value can have its id
+
+
+def test_at_most_the_set_number_of_parts_are_kept_the_least_recently_used_dropped() -> None:
+    parts = SharedParts(size=2)
+    a, b, c = Part([1]), Part([2]), Part([3])
+    text_of_a = parts.fragment(a)
+    parts.fragment(b)
+    parts.fragment(a)  # used again: b is now the oldest
+    parts.fragment(c)
+
+    assert len(parts) == 2
+    assert parts.fragment(a) is text_of_a
+
+
+def test_a_document_with_shared_parts_reads_as_the_document_encoded_whole() -> None:
+    shared_parts.clear()
+    board = {"squares": [{"x": x, "walls": "N"} for x in range(5)], "title": "Trial — ünïcode"}
+    view = {"seat": 2, "map": board, "log": [{"text": "A door opens."}], "outcome": None}
+
+    for _ in range(2):  # the first builds the part's text, the second reuses it
+        assert json_text_sharing(view, {"map", "absent"}) == json_text(view)
+
+
+def test_only_the_named_parts_and_only_objects_and_lists_are_shared() -> None:
+    shared_parts.clear()
+    view = {"map": {"width": 26}, "log": [1, 2], "seat": 3, "round": 4}
+
+    json_text_sharing(view, {"map", "seat"})
+
+    assert len(shared_parts) == 1  # the map: the log is not named, the seat is a number
+
+
+def test_a_value_orjson_does_not_encode_falls_back_to_json_text() -> None:
+    view = {"map": {"seed": 2**70}, "seat": 1}
+
+    assert json.loads(json_text_sharing(view, {"map"})) == view
