@@ -237,14 +237,20 @@ def seat_view_of_state(*, game: Game, seat: int, state: Any) -> SeatView:
     )
 
 
-def seat_views_for_sockets_keep(*, game: Game, state: Any, kept: int | None) -> None:
-    """Build and keep, for every process, the views of the seats of `game` with a socket open
-    (all but `kept`, whose view is kept already), from `state`, its state at
-    `game.version`: the action's request calls it once committed, before its poke leaves, so the
-    poked sockets find their views without reading the game."""
+def seat_views_for_sockets_keep(*, game: Game, state: Any, built: SeatView | None) -> None:
+    """Build and keep, for every process, the views of the seats of `game` with a socket open,
+    from `state`, its state at `game.version` (`built`: a seat's view built already, shared only
+    if that seat has a socket open): the action's request calls it once committed, before its
+    poke leaves, so the poked sockets find their views without reading the game. All of them go
+    to the shared cache in one round trip."""
+    views = []
     for seat in shared_views.seats_with_sockets(game.pk, range(SPECTATOR_SEAT, game.seats + 1)):
-        if seat != kept:
-            seat_view_keep(seat_view_of_state(game=game, seat=seat, state=state))
+        if built is not None and seat == built.seat:
+            views.append(built)
+        else:
+            views.append(seat_view_of_state(game=game, seat=seat, state=state))
+            view_cache.put(views[-1])
+    shared_views.put_many(views)
 
 
 def game_seat_view_cached(*, game: Game, seat: int, shared_missed: int | None = None) -> SeatView:

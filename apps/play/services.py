@@ -76,7 +76,7 @@ from apps.play.selectors import (
 )
 from apps.play.state_cache import state_cache
 from apps.play.tasks import ai_seat_enqueue, orders_enqueue
-from apps.play.view_cache import SeatView, seat_view_forget, seat_view_keep
+from apps.play.view_cache import SeatView, seat_view_forget, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_changed, room_member_seat
 
@@ -540,14 +540,15 @@ def _apply_action(
         view = None
         if user is not None:  # kept for this process's sockets once it is committed
             view = seat_view_of_state(game=game, seat=seat, state=new_state)
-            transaction.on_commit(functools.partial(seat_view_keep, view))
-        kept = None if view is None else seat
+            transaction.on_commit(functools.partial(view_cache.put, view))
+        built = view
 
         def views_for_sockets_keep() -> None:  # robust on_commit logs its __qualname__
-            seat_views_for_sockets_keep(game=game, state=new_state, kept=kept)
+            seat_views_for_sockets_keep(game=game, state=new_state, built=built)
 
-        # The other seats' sockets (in any process) find their views built, once committed. A
-        # build that fails costs only that (logged): the socket builds the view itself.
+        # The seats' sockets (in any process, this seat's other pages among them) find their
+        # views built, once committed. A build that fails costs only that (logged): the socket
+        # builds the view itself.
         transaction.on_commit(views_for_sockets_keep, robust=True)
         # Lobbies following the game hear of it only when the turn changed (or it ended).
         message: dict[str, Any] = {"type": "game.changed", "version": game.version}

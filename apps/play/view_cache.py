@@ -7,8 +7,9 @@ game, decode its state and build its seat's view. Two layers:
   the API's GET) reuse the encoded text. Only the newest version of each (game, seat) is kept.
   Thread-safe (request threads fill it, the consumers' event loop reads it).
 - `shared_views`, in the cache every process shares (Redis; `SHARED_SEAT_VIEWS`, on with it):
-  each (game, seat, version) for a minute. The action's request keeps its own seat's new view
-  there before the poke leaves; a socket in another process finds it there instead of loading
+  each (game, seat, version) for a minute. The action's request keeps there, before the poke
+  leaves, the new view of each seat with a socket open (its own seat's too, if a page of that
+  seat has one); a socket in another process finds it there instead of loading
   the game, and when two processes' sockets want a view nobody built yet, one of them builds it
   (`claim`) while the other waits for it. A cache that fails or hangs only costs a build.
 - which seats have a socket open (`socket_open`, `seats_with_sockets`): each game socket marks
@@ -145,6 +146,14 @@ class SharedSeatViews:
     def put(self, view: SeatView) -> None:
         key = _key(view.game_id, view.seat, view.version)
         self._call(cache.set, key, view, SHARED_SECONDS)
+
+    def put_many(self, views: list[SeatView]) -> None:
+        """`put` each of `views`, in one round trip."""
+        if len(views) == 1:
+            self.put(views[0])  # one command where set_many makes four
+        elif views:
+            keyed = {_key(view.game_id, view.seat, view.version): view for view in views}
+            self._call(cache.set_many, keyed, SHARED_SECONDS)
 
     def claim(self, game_id: int, seat: int, version: int) -> bool:
         """This process builds that view (True), or another one already is (False)."""

@@ -45,10 +45,11 @@ def shared_seat_views(settings: Any) -> None:
 ROLL = {"type": "roll_movement", "hero": "barbarian"}
 
 
-def test_the_acting_seats_new_view_reaches_another_process_without_reading_the_game(
+def test_the_acting_seats_new_view_reaches_its_socket_in_another_process_without_reading_the_game(
     make_game: GameMaker, django_capture_on_commit_callbacks: Any
 ) -> None:
     game, users = make_game(3)
+    shared_views.socket_open(game.pk, 2)  # the barbarian's page is open too, in some process
     with django_capture_on_commit_callbacks(execute=True):  # kept once committed
         answer = post_action(client_for(users[2]), game.pk, ROLL, 0).json()
     view_cache.clear()  # another process: only the shared cache knows the view
@@ -58,6 +59,49 @@ def test_the_acting_seats_new_view_reaches_another_process_without_reading_the_g
     assert view.version == 1
     assert view.json.startswith("{") and '"version":1' in view.json
     assert answer["view"]["version"] == 1 and answer["view"]["seat"] == 2
+
+
+def test_the_acting_seats_view_stays_in_its_process_when_no_socket_of_that_seat_is_open(
+    make_game: GameMaker, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A bot playing through the API has no socket: nobody else would read the view."""
+    game, users = make_game(3)
+    shared_views.socket_open(game.pk, 1)  # Zargon watches
+    with django_capture_on_commit_callbacks(execute=True):
+        post_action(client_for(users[2]), game.pk, ROLL, 0)
+
+    assert cache.get(f"seat-view:{game.pk}:2:1") is None
+    assert view_cache.get(game.pk, 2, at_least=1) is not None  # this process keeps it
+    assert cache.get(f"seat-view:{game.pk}:1:1").seat == 1  # Zargon's socket finds its own
+
+
+def test_the_views_of_every_seat_with_a_socket_go_to_the_shared_cache_in_one_round_trip(
+    make_game: GameMaker, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, users = make_game(3)
+    for seat in (0, 1, 2, 3):
+        shared_views.socket_open(game.pk, seat)
+    writes: list[list[str]] = []
+
+    class RecordedCache:  # the shared cache, each write recorded
+        def set(self, key: str, *args: Any) -> Any:
+            writes.append([key])
+            return cache.set(key, *args)
+
+        def set_many(self, data: dict[str, Any], *args: Any) -> Any:
+            writes.append(sorted(data))
+            return cache.set_many(data, *args)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(cache, name)
+
+    monkeypatch.setattr(view_cache_module, "cache", RecordedCache())
+    with django_capture_on_commit_callbacks(execute=True):
+        post_action(client_for(users[2]), game.pk, ROLL, 0)
+
+    assert writes == [[f"seat-view:{game.pk}:{seat}:1" for seat in (0, 1, 2, 3)]]
+    for seat in (0, 1, 2, 3):
+        assert cache.get(f"seat-view:{game.pk}:{seat}:1").seat == seat
 
 
 def test_without_redis_one_process_keeps_its_views_to_itself(
@@ -222,6 +266,7 @@ def test_a_socket_reads_the_view_another_process_kept_from_its_own_loop(
     make_game: GameMaker, django_capture_on_commit_callbacks: Any
 ) -> None:
     game, users = make_game(3)
+    shared_views.socket_open(game.pk, 2)
     with django_capture_on_commit_callbacks(execute=True):
         post_action(client_for(users[2]), game.pk, ROLL, 0)
     view_cache.clear()  # another process
