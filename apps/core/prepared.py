@@ -12,17 +12,22 @@ Only for querysets whose SQL does not depend on the values (no `__in` lists, no 
 IS NULL): the placeholders must each appear as parameters, or preparing fails loudly, and a
 value must be of its placeholder's type.
 
-It reads Django internals (the compiler's `klass_info`, `select` and `annotation_col_map`,
-`results_iter(results=...)`, `get_related_populators`): tests/core/test_core_prepared_pins.py pins
-their source and signatures, so a Django upgrade that moves them fails there, loudly, with what to
-check; tests/play/test_play_prepared_rows.py compares each prepared row (the action path's, the
-view GET's, the sockets') with its queryset's.
+The converters of the row's columns are found once per connection (as `results_iter` finds them
+on every call, through `get_converters`) and applied as `apply_converters` applies them: finding
+them was a tenth of the action's lock query, Python's part of it, on every action.
+
+It reads Django internals (the compiler's `klass_info`, `select`, `col_count` and
+`annotation_col_map`, `get_converters`, `get_related_populators`):
+tests/core/test_core_prepared_pins.py pins their source and signatures, so a Django upgrade that
+moves them fails there, loudly, with what to check; tests/play/test_play_prepared_rows.py
+compares each prepared row (the action path's, the view GET's, the sockets') with its queryset's.
 """
 
 from __future__ import annotations
 
 import copy
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -54,6 +59,21 @@ class _Compiled(Generic[M]):
     locks: bool
 
 
+# Per converted column: its position, its converters, its expression.
+_Converters = tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
+
+
+def _converted(row: tuple[Any, ...], converters: _Converters, connection: Any) -> list[Any]:
+    """The row with its columns' values converted, as `SQLCompiler.apply_converters` does."""
+    values = list(row)
+    for position, functions, expression in converters:
+        value = values[position]
+        for function in functions:
+            value = function(value, expression, connection)
+        values[position] = value
+    return values
+
+
 class PreparedQuery(Generic[M]):
     """`build(**values)` -> a queryset of one model; `first(**values)` runs it prepared.
 
@@ -65,6 +85,8 @@ class PreparedQuery(Generic[M]):
         self._build = build
         self._placeholders = placeholders
         self._compiled: dict[str, _Compiled[M]] = {}
+        # Per connection (one a thread), gone with it: nothing kept refers to it.
+        self._converters: weakref.WeakKeyDictionary[Any, _Converters] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
     def first(self, *, using: str = "default", **values: Any) -> M | None:
@@ -83,11 +105,8 @@ class PreparedQuery(Generic[M]):
             row = cursor.fetchone()
         if row is None:
             return None
-        # The compiler was made on the connection of the thread that prepared it; converters
-        # get this thread's.
-        compiler = copy.copy(compiled.compiler)
-        compiler.connection = connections[using]
-        (converted,) = compiler.results_iter(results=[[row]])
+        connection = connections[using]
+        converted = _converted(row, self._converters_for(compiled, connection), connection)
         obj = compiled.model.from_db(
             using, compiled.init_list, converted[compiled.fields_start : compiled.fields_end]
         )
@@ -96,6 +115,20 @@ class PreparedQuery(Generic[M]):
         for name, position in compiled.annotations:
             setattr(obj, name, converted[position])
         return obj
+
+    def _converters_for(self, compiled: _Compiled[M], connection: Any) -> _Converters:
+        """The row's converters on `connection` (this thread's), found once per connection as
+        `SQLCompiler.results_iter` finds them on every call: a backend's converters are its
+        connection's."""
+        found = self._converters.get(connection)
+        if found is None:
+            compiler = copy.copy(compiled.compiler)
+            compiler.connection = connection
+            fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
+            by_position = compiler.get_converters(fields)
+            found = tuple((pos, tuple(c), e) for pos, (c, e) in by_position.items())
+            self._converters[connection] = found
+        return found
 
     def _compiled_for(self, using: str) -> _Compiled[M]:
         compiled = self._compiled.get(using)
@@ -117,6 +150,8 @@ class PreparedQuery(Generic[M]):
             raise PreparationError(f"Placeholders not among the SQL's parameters: {missing}")
         klass_info = compiler.klass_info
         assert klass_info is not None and compiler.select is not None  # set by as_sql
+        if compiler.has_composite_fields([s[0] for s in compiler.select[0 : compiler.col_count]]):
+            raise PreparationError("Composite fields are not supported.")
         select_fields = klass_info["select_fields"]
         start, end = select_fields[0], select_fields[-1] + 1
         return _Compiled(

@@ -1,13 +1,16 @@
 """A prepared query gives what the queryset it was built from gives, for any values."""
 
+import threading
 from datetime import datetime
+from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.db.models import Count, OuterRef, QuerySet, Subquery, Value
 from django.test.utils import CaptureQueriesContext
 
 from apps.accounts.models import User
+from apps.core import prepared as prepared_module
 from apps.core.prepared import PreparationError, PreparedQuery
 from apps.quests.models import QuestDefinition
 from apps.rooms.models import Room, Seat
@@ -105,3 +108,38 @@ def test_a_value_placeholder_keeps_the_type_the_database_adapter_gave_it(
     )
     found = labelled.first(room_id=room.pk, seat=3)
     assert found is not None and found.seat == 3  # type: ignore[attr-defined]
+
+
+@pytest.mark.django_db(transaction=True)  # the other thread's connection must see the room
+def test_each_thread_converts_its_rows_on_its_own_connection(
+    room_and_players: RoomAndPlayers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The converters are found once per connection; a backend's converters are its connection's.
+    room, host, _ = room_and_players
+    prepared = PreparedQuery(rooms_with_seat, room_id=-1_000_001, user_id=-1_000_002, label="~~~")
+    calls: list[tuple[Any, Any]] = []
+    real = prepared_module._converted
+
+    def converted(row: Any, converters: Any, on: Any) -> Any:
+        calls.append((on, connections["default"]))
+        return real(row, converters, on)
+
+    monkeypatch.setattr(prepared_module, "_converted", converted)
+    found: list[Room | None] = []
+
+    def look() -> None:
+        try:
+            found.append(prepared.first(room_id=room.pk, user_id=host.pk, label="x"))
+            found.append(prepared.first(room_id=room.pk, user_id=host.pk, label="y"))
+        finally:
+            connections.close_all()
+
+    look_here = [prepared.first(room_id=room.pk, user_id=host.pk, label="z")]
+    thread = threading.Thread(target=look)
+    thread.start()
+    thread.join()
+
+    assert [r.created if r else None for r in look_here + found] == [room.created] * 3
+    assert [label for r in found if (label := getattr(r, "label", None))] == ["x", "y"]
+    assert len(calls) == 3 and all(on is own for on, own in calls)
+    assert calls[0][0] is not calls[1][0]  # the other thread's connection, not this one's

@@ -1,7 +1,8 @@
 """The Django internals `apps.core.prepared` relies on, pinned: an upgrade that moves them fails.
 
 `PreparedQuery` compiles a queryset once and then does, per call, what Django's `ModelIterable`
-does with a compiled query: converters through `SQLCompiler.results_iter(results=...)`, the
+does with a compiled query: converters as `SQLCompiler.results_iter` finds them (`get_converters`,
+once per connection) and applies them (`apply_converters`), the
 instance through `Model.from_db`, the `select_related` objects through `get_related_populators`
 and `RelatedPopulator.populate`, the annotations through `annotation_col_map`. The shapes it reads
 (`klass_info["select_fields"]`, `compiler.select` entries whose first item has `.target.attname`,
@@ -47,6 +48,14 @@ PINNED: dict[str, tuple[Callable[..., Any] | type, str]] = {
         SQLCompiler.results_iter,
         "d279d61b80a3a115",
     ),
+    "django.db.models.sql.compiler.SQLCompiler.get_converters": (
+        SQLCompiler.get_converters,
+        "c6c8c1b71882ee8b",
+    ),
+    "django.db.models.sql.compiler.SQLCompiler.apply_converters": (
+        SQLCompiler.apply_converters,
+        "c034ce3e5090aa2e",
+    ),
     "django.db.models.sql.compiler.SQLCompiler.get_select": (
         SQLCompiler.get_select,
         "12c5003d7ab4bf35",
@@ -81,5 +90,5 @@ def test_the_signatures_prepared_queries_call_are_unchanged() -> None:
 
     assert parameters(query.get_related_populators) == ["klass_info", "select", "db"]  # type: ignore[attr-defined]
     assert parameters(query.RelatedPopulator.populate) == ["self", "row", "from_obj"]  # type: ignore[attr-defined]
-    assert "results" in parameters(SQLCompiler.results_iter)
+    assert parameters(SQLCompiler.get_converters) == ["self", "expressions"]
     assert parameters(Model.from_db) == ["db", "field_names", "values"]  # a classmethod
