@@ -25,7 +25,7 @@ from django.test import Client
 from apps.accounts.models import User
 from apps.play.consumers import VIEW_BUILD_THREADS, _view_builders
 from apps.play.state_cache import state_cache
-from apps.play.view_cache import view_cache
+from apps.play.view_cache import shared_views, view_cache
 from config.celery import app as celery_app
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -146,9 +146,11 @@ def fresh_caches() -> Iterator[None]:
     """Each test starts with empty caches: rolled-back rows may come back under the same ids."""
     view_cache.clear()
     state_cache.clear()
+    shared_views.socket_seats_forget()
     yield
     view_cache.clear()
     state_cache.clear()
+    shared_views.socket_seats_forget()
     cache.clear()
 
 

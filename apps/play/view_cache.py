@@ -15,7 +15,7 @@ game, decode its state and build its seat's view. Two layers:
 - which seats have a socket open (`socket_open`, `seats_with_sockets`): each game socket marks
   its seat there, so the action's request also builds the views of the seats whose sockets it
   is about to poke, from the new state it holds: their processes then neither read nor decode
-  the game.
+  the game. A process reads a game's marks at most once a second (`SOCKET_SEATS_SECONDS`).
 """
 
 from __future__ import annotations
@@ -112,6 +112,12 @@ WAIT_STEP = 0.01
 # page's heartbeat comes every 30 s): a mark outlives its socket by at most this long, which
 # costs the actions played meanwhile a view nobody wanted.
 SOCKET_MARK_SECONDS = 150
+# How long a process goes by the marks it last read for a game: flat out a game plays several
+# actions a second, and reading the marks was one of an action's four round trips to Redis. A
+# socket opened meanwhile in another process builds its own views until then, as without marks
+# (one in this process is known at once).
+SOCKET_SEATS_SECONDS = 1.0
+SOCKET_SEATS_KEPT = 4096  # games; emptied whole when full
 
 
 def _key(game_id: int, seat: int, version: int) -> str:
@@ -124,6 +130,10 @@ def _socket_key(game_id: int, seat: int) -> str:
 
 class SharedSeatViews:
     """The seats' views of each version, in the cache all processes share."""
+
+    def __init__(self) -> None:
+        # game: (read until, the seats asked about, those with a socket open)
+        self._socket_seats: dict[int, tuple[float, range, list[int]]] = {}
 
     def get(self, game_id: int, seat: int, version: int) -> SeatView | None:
         found = self._call(cache.get, _key(game_id, seat, version))
@@ -184,14 +194,29 @@ class SharedSeatViews:
 
     def socket_open(self, game_id: int, seat: int) -> None:
         """A socket of `seat` is open, in some process, for `SOCKET_MARK_SECONDS` more."""
+        self._socket_seats.pop(game_id, None)
         self._call(cache.set, _socket_key(game_id, seat), 1, SOCKET_MARK_SECONDS)
+
+    def socket_seats_forget(self) -> None:
+        """Read every game's marks afresh next time."""
+        self._socket_seats.clear()
 
     def seats_with_sockets(self, game_id: int, seats: range) -> list[int]:
         """Those of `seats` with a socket open (none without a shared cache: the one process's
-        sockets build their views themselves)."""
+        sockets build their views themselves), as read at most `SOCKET_SEATS_SECONDS` ago."""
+        now = time.monotonic()
+        read = self._socket_seats.get(game_id)
+        if read is not None and read[0] > now and read[1] == seats:
+            return list(read[2])
         keys = {_socket_key(game_id, seat): seat for seat in seats}
         found = self._call(cache.get_many, list(keys))
-        return sorted(keys[key] for key in found) if isinstance(found, dict) else []
+        if not isinstance(found, dict):  # no shared cache, or it failed: read again next time
+            return []
+        marked = sorted(keys[key] for key in found)
+        if len(self._socket_seats) >= SOCKET_SEATS_KEPT:
+            self._socket_seats.clear()
+        self._socket_seats[game_id] = (now + SOCKET_SEATS_SECONDS, seats, marked)
+        return list(marked)
 
 
 shared_views = SharedSeatViews()

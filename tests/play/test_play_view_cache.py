@@ -219,6 +219,38 @@ def test_the_action_builds_no_view_for_a_seat_without_a_socket(
     assert isinstance(cache.get(f"seat-view:{game.pk}:3:1"), SeatView)
 
 
+def test_a_process_reads_a_games_socket_marks_once_a_second_at_most(
+    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, _ = make_game(3)
+    clock = [1000.0]
+    monkeypatch.setattr(view_cache_module.time, "monotonic", lambda: clock[0])
+    seats = range(4)
+    assert shared_views.seats_with_sockets(game.pk, seats) == []
+    cache.set(f"seat-socket:{game.pk}:1", 1)  # Zargon's socket opens in another process
+
+    clock[0] += 0.9
+    assert shared_views.seats_with_sockets(game.pk, seats) == []  # as read a moment ago
+    clock[0] += 0.2
+    assert shared_views.seats_with_sockets(game.pk, seats) == [1]
+
+
+def test_a_socket_opened_in_this_process_is_known_to_its_actions_at_once(
+    make_game: GameMaker,
+) -> None:
+    game, _ = make_game(3)
+    assert shared_views.seats_with_sockets(game.pk, range(4)) == []
+    shared_views.socket_open(game.pk, 2)
+    assert shared_views.seats_with_sockets(game.pk, range(4)) == [2]
+
+
+def test_the_marks_of_another_seat_range_are_read_afresh(make_game: GameMaker) -> None:
+    game, _ = make_game(3)
+    cache.set(f"seat-socket:{game.pk}:0", 1)  # a spectator
+    assert shared_views.seats_with_sockets(game.pk, range(1, 4)) == []
+    assert shared_views.seats_with_sockets(game.pk, range(4)) == [0]
+
+
 def test_a_timeout_or_the_ai_builds_the_views_of_the_seats_with_a_socket_open(
     make_game: GameMaker, django_capture_on_commit_callbacks: Any
 ) -> None:
