@@ -52,15 +52,21 @@ def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str, alias: 
     return f"UPDATE {quote(model._meta.db_table)} SET {columns} WHERE {quote(pk.column)} = %s"
 
 
-def row_update(instance: Model, fields: Sequence[str]) -> None:
-    """`instance.save(update_fields=fields)` in one UPDATE, without signals."""
-    alias = router.db_for_write(type(instance), instance=instance)
-    connection = connections[alias]
+def _update_statement(
+    instance: Model, fields: Sequence[str], connection: BaseDatabaseWrapper, alias: str
+) -> tuple[str, list[Any]]:
     names = tuple(fields)
     model = type(instance)
     params = [_db_value(_column_field(model, n), instance, connection, False) for n in names]
     params.append(instance.pk)
-    sql = _update_sql(type(instance), names, connection.vendor, alias)
+    return _update_sql(model, names, connection.vendor, alias), params
+
+
+def row_update(instance: Model, fields: Sequence[str]) -> None:
+    """`instance.save(update_fields=fields)` in one UPDATE, without signals."""
+    alias = router.db_for_write(type(instance), instance=instance)
+    connection = connections[alias]
+    sql, params = _update_statement(instance, fields, connection, alias)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
@@ -79,15 +85,48 @@ def _insert_sql(model: type[Model], rows: int, vendor: str, alias: str) -> str:
     return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES {values}"
 
 
+def _insert_statement(
+    instances: Sequence[Model], connection: BaseDatabaseWrapper, alias: str
+) -> tuple[str, list[Any]]:
+    model = type(instances[0])
+    fields = _insert_fields(model)
+    params = [_db_value(f, row, connection, True) for row in instances for f in fields]
+    return _insert_sql(model, len(instances), connection.vendor, alias), params
+
+
 def rows_insert(instances: Sequence[Model]) -> None:
     """`bulk_create(instances)` of one model in one INSERT, without their new primary keys."""
     if not instances:
         return
-    model = type(instances[0])
-    alias = router.db_for_write(model)
+    alias = router.db_for_write(type(instances[0]))
     connection = connections[alias]
-    fields = _insert_fields(model)
-    params = [_db_value(f, row, connection, True) for row in instances for f in fields]
-    sql = _insert_sql(model, len(instances), connection.vendor, alias)
+    sql, params = _insert_statement(instances, connection, alias)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def rows_insert_then_update(
+    instances: Sequence[Model], instance: Model, fields: Sequence[str]
+) -> None:
+    """`rows_insert(instances)`, then `row_update(instance, fields)`.
+
+    On PostgreSQL in one statement, the INSERT in a WITH (which runs to completion whether or not
+    the UPDATE reads it): one round trip to the database instead of two. Each round trip cost the
+    web process about 0.1 ms of CPU, and the database as much again. Elsewhere, one after the
+    other.
+    """
+    alias = router.db_for_write(type(instance), instance=instance)
+    connection = connections[alias]
+    if (
+        not instances
+        or connection.vendor != "postgresql"
+        or router.db_for_write(type(instances[0])) != alias
+    ):
+        rows_insert(instances)
+        row_update(instance, fields)
+        return
+    insert_sql, insert_params = _insert_statement(instances, connection, alias)
+    update_sql, update_params = _update_statement(instance, fields, connection, alias)
+    sql = f"WITH appended AS ({insert_sql}) {update_sql}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, insert_params + update_params)

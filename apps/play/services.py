@@ -34,7 +34,7 @@ from apps.core.fields import JSONText
 from apps.core.jsontext import json_text
 from apps.core.prepared import PreparedQuery
 from apps.core.realtime import game_group, poke_on_commit, socket_id_or_none
-from apps.core.rows import row_update, rows_insert
+from apps.core.rows import rows_insert_then_update
 from apps.games.port import SPECTATOR_SEAT, GameFace, Refusal, RefusalKind, Setting, Step
 from apps.play.clock import clock_restart
 from apps.play.errors import (
@@ -373,8 +373,9 @@ def _judge(*, face: GameFace, game: Game, state: Any, seat: int, action: Any) ->
 
 def _log(
     *, game: Game, seat: int, system: bool, key: str, action: Any, judgement: _Judgement
-) -> list[dict[str, Any]]:
-    """Append the action (its row keeps `key`: the receipt) and its events; the events."""
+) -> tuple[list[dict[str, Any]], list[GameEvent]]:
+    """The action's log rows (its row keeps `key`: the receipt; `_store` appends them) and its
+    events."""
     version = game.version + 1
     events = [as_stored_json(event) for event in judgement.step.events]
     payload = {"seat": seat, "action": as_stored_json(action), "system": system}
@@ -400,14 +401,21 @@ def _log(
         )
         for n, event in enumerate(events)
     ]
-    rows_insert([action_row, *event_rows])
     game.last_seq += 1 + len(event_rows)
-    return events
+    return events, [action_row, *event_rows]
 
 
-def _store(*, face: GameFace, game: Game, new_state: Any, actor: AnyUser | None = None) -> bool:
-    """Save the new state, version, seats to move and round; whether the seats to move changed
-    (a turn change: the clock starts again)."""
+def _store(
+    *,
+    face: GameFace,
+    game: Game,
+    new_state: Any,
+    log_rows: list[GameEvent],
+    actor: AnyUser | None = None,
+) -> bool:
+    """Append `log_rows` and save the new state, version, seats to move and round, in one
+    statement where the database allows; whether the seats to move changed (a turn change: the
+    clock starts again)."""
     to_move = face.seats_to_move(new_state)
     round_ = face.round_of(new_state)
     turn_changed = to_move != game.to_move
@@ -423,7 +431,7 @@ def _store(*, face: GameFace, game: Game, new_state: Any, actor: AnyUser | None 
     game.version += 1
     game.outcome = face.outcome_of(new_state) or ""
     game.to_move, game.round = to_move, round_
-    row_update(game, fields)
+    rows_insert_then_update(log_rows, game, fields)
     # The game's next action in this process plays on from here instead of decoding the row.
     state_cache.put(
         game_id=game.pk,
@@ -483,8 +491,9 @@ def _apply_action(
 
     At most five statements however long the game, a turn change included: lock the row (it
     carries the acting seat, the players' settings, what `key` already did and the newest log
-    number), append the log (its action row keeps `key`: the receipt), save the game, and on a
-    turn change read who holds the seats and write their notices.
+    number), append the log (its action row keeps `key`: the receipt) and save the game (one
+    statement on PostgreSQL), and on a turn change read who holds the seats and write their
+    notices.
     """
     if not isinstance(key, str) or not key or len(key) > KEY_MAX_LENGTH:
         raise MalformedAction(f"The idempotency key must be 1 to {KEY_MAX_LENGTH} characters.")
@@ -523,11 +532,13 @@ def _apply_action(
         judgement = _judge(face=face, game=game, state=state, seat=seat, action=action)
         if not system and seat in orders_due(game=game, state=state):
             _orders_taken_over(game=game, seat=seat)  # the player plays this turn themself
-        events = _log(
+        events, log_rows = _log(
             game=game, seat=seat, system=system, key=key, action=action, judgement=judgement
         )
         new_state = judgement.step.state
-        turn_changed = _store(face=face, game=game, new_state=new_state, actor=user)
+        turn_changed = _store(
+            face=face, game=game, new_state=new_state, log_rows=log_rows, actor=user
+        )
         if game.outcome:
             _after_the_end(face=face, game=game, new_state=new_state)
         if turn_changed:

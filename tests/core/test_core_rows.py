@@ -4,12 +4,12 @@ import json
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.core.jsontext import json_text
-from apps.core.rows import row_update, rows_insert
+from apps.core.rows import row_update, rows_insert, rows_insert_then_update
 from apps.play.models import Game, GameEvent
 from tests.play import conftest as play
 from tests.play.conftest import GameMaker
@@ -76,3 +76,50 @@ def test_nothing_to_insert_runs_no_statement() -> None:
     with CaptureQueriesContext(connection) as queries:
         rows_insert([])
     assert len(queries) == 0
+
+
+def test_rows_appended_and_a_row_updated_together_are_what_each_writes_alone(
+    make_game: GameMaker,
+) -> None:
+    game, _ = make_game(seats=2)
+    last = GameEvent.objects.filter(game=game).order_by("-seq").first()
+    assert last is not None
+    rows = [
+        GameEvent(
+            game=game,
+            seq=last.seq + n,
+            version=game.version + 1,
+            kind=GameEvent.Kind.EVENT,
+            payload={"seq": 2000 + n, "text": "ünïcode"},
+            event_seq=2000 + n,
+        )
+        for n in (1, 2)
+    ]
+    game.version, game.state = 42, AWKWARD_JSON
+    with CaptureQueriesContext(connection) as queries:
+        rows_insert_then_update(rows, game, ["version", "state"])
+
+    # One round trip on PostgreSQL (the INSERT in a WITH); one statement each elsewhere.
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.version == 42 and stored.state == json.loads(json.dumps(AWKWARD_JSON))
+    appended = GameEvent.objects.filter(game=game, seq__gt=last.seq).order_by("seq")
+    assert [(e.seq, e.event_seq, e.payload["text"]) for e in appended] == [
+        (last.seq + 1, 2001, "ünïcode"),
+        (last.seq + 2, 2002, "ünïcode"),
+    ]
+
+
+def test_a_row_appended_against_a_unique_constraint_fails_the_update_with_it(
+    make_game: GameMaker,
+) -> None:
+    game, _ = make_game(seats=2)
+    last = GameEvent.objects.filter(game=game).order_by("-seq").first()
+    assert last is not None
+    clash = GameEvent(
+        game=game, seq=last.seq, version=99, kind=GameEvent.Kind.EVENT, payload={}, event_seq=None
+    )
+    game.version = 77
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows_insert_then_update([clash], game, ["version"])
+    assert Game.objects.get(pk=game.pk).version != 77
