@@ -19,6 +19,7 @@ import logging
 import os
 import re
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -89,17 +90,39 @@ def group_poke(*, group: str, message: dict[str, Any]) -> bool:
     return async_to_sync(_group_send)(group, message)
 
 
+@dataclass(frozen=True)
+class PubSubPoke:
+    """A poke as channels-redis's pub/sub layer publishes it: on `channel` of the Redis at
+    `server`, `payload` (the layer's serialized message)."""
+
+    server: str
+    channel: str
+    payload: bytes
+
+
+def pubsub_poke(*, group: str, message: dict[str, Any]) -> PubSubPoke | None:
+    """`message` to `group` as one PUBLISH, for a caller that sends it along with writes of its
+    own to the same Redis in one round trip (apps/play/view_cache.py: the views it announces);
+    None on any other layer, or several shards (then `group_poke`)."""
+    layer = get_channel_layer()
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return None
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    hosts, prefix = config.get("hosts") or [], config.get("prefix", "asgi")
+    if len(hosts) != 1:  # several shards: the layer picks one a group
+        return None
+    channel = pubsub_group_channel(prefix, group)
+    return PubSubPoke(server=hosts[0]["address"], channel=channel, payload=layer.serialize(message))
+
+
 def _pubsub_publish(layer: RedisPubSubChannelLayer, group: str, message: dict[str, Any]) -> bool:
     """`message` published to `group` as the pub/sub layer's `group_send` does, from this
     thread, given up after `settings.REDIS_TIMEOUT` (logged); whether it was sent."""
-    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    hosts, prefix = config.get("hosts") or [], config.get("prefix", "asgi")
-    if len(hosts) != 1:  # several shards: the layer picks one a group, so it sends
+    poke = pubsub_poke(group=group, message=message)
+    if poke is None:  # several shards: the layer picks one a group, so it sends
         return async_to_sync(_group_send)(group, message)
     try:
-        _publisher(hosts[0]["address"], settings.REDIS_TIMEOUT).publish(
-            pubsub_group_channel(prefix, group), layer.serialize(message)
-        )
+        _publisher(poke.server, settings.REDIS_TIMEOUT).publish(poke.channel, poke.payload)
     except Exception as exc:  # a courtesy: whatever Redis does, the caller goes on
         logger.warning("could not poke %s: %s", group, type(exc).__name__)
         return False

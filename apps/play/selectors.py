@@ -237,12 +237,12 @@ def seat_view_of_state(*, game: Game, seat: int, state: Any) -> SeatView:
     )
 
 
-def seat_views_for_sockets_keep(*, game: Game, state: Any, built: SeatView | None) -> None:
-    """Build and keep, for every process, the views of the seats of `game` with a socket open,
-    from `state`, its state at `game.version` (`built`: a seat's view built already, shared only
-    if that seat has a socket open): the action's request calls it once committed, before its
-    poke leaves, so the poked sockets find their views without reading the game. All of them go
-    to the shared cache in one round trip."""
+def seat_views_for_sockets(*, game: Game, state: Any, built: SeatView | None) -> list[SeatView]:
+    """The views of the seats of `game` with a socket open (in any process), from `state`, its
+    state at `game.version`, each kept in this process (`built`: a seat's view built already,
+    among them only if that seat has a socket open): the action's request builds them once
+    committed and sends them to the shared cache with its poke (`put_many_then_poke`), so the
+    poked sockets find their views without reading the game."""
     views = []
     for seat in shared_views.seats_with_sockets(game.pk, range(SPECTATOR_SEAT, game.seats + 1)):
         if built is not None and seat == built.seat:
@@ -250,7 +250,7 @@ def seat_views_for_sockets_keep(*, game: Game, state: Any, built: SeatView | Non
         else:
             views.append(seat_view_of_state(game=game, seat=seat, state=state))
             view_cache.put(views[-1])
-    shared_views.put_many(views)
+    return views
 
 
 def game_seat_view_cached(*, game: Game, seat: int, shared_missed: int | None = None) -> SeatView:

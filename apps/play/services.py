@@ -72,11 +72,11 @@ from apps.play.selectors import (
     orders_due,
     scenario_of_source,
     seat_view_of_state,
-    seat_views_for_sockets_keep,
+    seat_views_for_sockets,
 )
 from apps.play.state_cache import state_cache
 from apps.play.tasks import ai_seat_enqueue, orders_enqueue
-from apps.play.view_cache import SeatView, seat_view_forget, view_cache
+from apps.play.view_cache import SeatView, seat_view_forget, shared_views, view_cache
 from apps.rooms.models import Room, Seat
 from apps.rooms.services import room_changed, room_member_seat
 
@@ -473,6 +473,21 @@ def _after_turn_change(*, game: Game, new_state: Any) -> None:
         transaction.on_commit(functools.partial(orders_enqueue, game.pk))
 
 
+def _views_then_poke(
+    *, game: Game, state: Any, built: SeatView | None, message: dict[str, Any]
+) -> None:
+    """Once committed: the views of the seats with a socket open (in any process, this seat's
+    other pages among them) built and sent to the shared cache with the game's poke, in one
+    round trip. A build that fails costs only that (logged): the poke goes, and each socket
+    builds its view itself."""
+    try:
+        views = seat_views_for_sockets(game=game, state=state, built=built)
+    except Exception:
+        logger.exception("the views for the sockets of game %s", game.pk)
+        views = []
+    shared_views.put_many_then_poke(views, group=game_group(game_id=game.pk), message=message)
+
+
 def _apply_action(
     *,
     game_id: int,
@@ -553,21 +568,17 @@ def _apply_action(
             view = seat_view_of_state(game=game, seat=seat, state=new_state)
             transaction.on_commit(functools.partial(view_cache.put, view))
         built = view
-
-        def views_for_sockets_keep() -> None:  # robust on_commit logs its __qualname__
-            seat_views_for_sockets_keep(game=game, state=new_state, built=built)
-
-        # The seats' sockets (in any process, this seat's other pages among them) find their
-        # views built, once committed. A build that fails costs only that (logged): the socket
-        # builds the view itself.
-        transaction.on_commit(views_for_sockets_keep, robust=True)
         # Lobbies following the game hear of it only when the turn changed (or it ended).
         message: dict[str, Any] = {"type": "game.changed", "version": game.version}
         if turn_changed or game.outcome:
             message["turn"] = True
         if user is not None and (socket := socket_id_or_none(socket)) is not None:
             message["answered"] = {"socket": socket, "user": user.pk, "seat": seat}
-        poke_on_commit(group=game_group(game_id=game.pk), message=message)
+
+        def views_then_poke() -> None:  # robust on_commit logs its __qualname__
+            _views_then_poke(game=game, state=new_state, built=built, message=message)
+
+        transaction.on_commit(views_then_poke, robust=True)
     return Applied(response=response, view=view, game=game, state=new_state)
 
 

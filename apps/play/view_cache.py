@@ -7,11 +7,12 @@ game, decode its state and build its seat's view. Two layers:
   the API's GET) reuse the encoded text. Only the newest version of each (game, seat) is kept.
   Thread-safe (request threads fill it, the consumers' event loop reads it).
 - `shared_views`, in the cache every process shares (Redis; `SHARED_SEAT_VIEWS`, on with it):
-  each (game, seat, version) for a minute. The action's request keeps there, before the poke
-  leaves, the new view of each seat with a socket open (its own seat's too, if a page of that
-  seat has one); a socket in another process finds it there instead of loading
-  the game, and when two processes' sockets want a view nobody built yet, one of them builds it
-  (`claim`) while the other waits for it. A cache that fails or hangs only costs a build.
+  each (game, seat, version) for a minute. The action's request keeps there the new view of
+  each seat with a socket open (its own seat's too, if a page of that seat has one), with the
+  poke that announces them in the same round trip (`put_many_then_poke`); a socket in another
+  process finds it there instead of loading the game, and when two processes' sockets want a
+  view nobody built yet, one of them builds it (`claim`) while the other waits for it. A cache
+  that fails or hangs only costs a build.
 - which seats have a socket open (`socket_open`, `seats_with_sockets`): each game socket marks
   its seat there, so the action's request also builds the views of the seats whose sockets it
   is about to poke, from the new state it holds: their processes then neither read nor decode
@@ -30,6 +31,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+
+from apps.core.realtime import group_poke, pubsub_poke
 
 logger = logging.getLogger(__name__)
 
@@ -164,6 +167,25 @@ class SharedSeatViews:
         elif views:
             keyed = {_key(view.game_id, view.seat, view.version): view for view in views}
             self._call(cache.set_many, keyed, SHARED_SECONDS)
+
+    def put_many_then_poke(
+        self, views: list[SeatView], *, group: str, message: dict[str, Any]
+    ) -> None:
+        """`put_many(views)`, then the poke that announces them (`group_poke`), in one round trip
+        where the shared cache is the pub/sub layer's Redis; a poked socket in any process finds
+        its view there. Neither may fail the caller (each logged)."""
+        poke = pubsub_poke(group=group, message=message) if views else None
+        send = getattr(cache, "set_many_then_publish", None)
+        location = settings.CACHES["default"].get("LOCATION")
+        if poke is None or send is None or poke.server != location:
+            self.put_many(views)
+            group_poke(group=group, message=message)
+            return
+        keyed = {_key(view.game_id, view.seat, view.version): view for view in views}
+        try:
+            send(keyed, SHARED_SECONDS, channel=poke.channel, payload=poke.payload)
+        except Exception as exc:  # both courtesies: the sockets catch up on their next fetch
+            logger.warning("shared seat views and poke: %s", type(exc).__name__)
 
     def claim(self, game_id: int, seat: int, version: int) -> bool:
         """This process builds that view (True), or another one already is (False)."""

@@ -8,6 +8,7 @@ import uuid
 from typing import Any, cast
 
 import pytest
+import redis
 from asgiref.sync import sync_to_async
 from django.core.cache import caches
 
@@ -116,3 +117,19 @@ def test_aget_reads_on_the_loop_what_set_wrote_without_a_thread(
 
     assert asyncio.run(read()) == ({"seat": 1, "text": "a view"}, 7, "gone")
     assert asyncio.run(read())[0] == {"seat": 1, "text": "a view"}  # another loop: its own client
+
+
+def test_values_set_with_a_publish_are_there_for_whoever_hears_it(redis_url: str) -> None:
+    cache = _cache(redis_url)
+    listener = redis.Redis.from_url(redis_url).pubsub()
+    channel = f"test-{uuid.uuid4().hex}"
+    listener.subscribe(channel)
+    assert listener.get_message(timeout=5)["type"] == "subscribe"
+
+    cache.set_many_then_publish({"a": {"seat": 1}, "b": 7}, 30, channel=channel, payload=b"go")
+
+    heard = listener.get_message(timeout=5)
+    assert heard is not None and heard["data"] == b"go"
+    assert cache.get_many(["a", "b"]) == {"a": {"seat": 1}, "b": 7}  # as set_many writes them
+    assert 0 < _client_of(cache).get_client("a").ttl(cache.make_key("a")) <= 30
+    listener.close()

@@ -9,6 +9,7 @@ from apps.accounts.services import token_issue
 from apps.games.heroquest import engine as rules
 from apps.games.heroquest.engine.questfile import parse_quest_text
 from apps.play.models import Game, GameEvent
+from apps.play.view_cache import shared_views
 from tests.conftest import make_user
 
 from .conftest import GameMaker, RoomMaker, client_for, post_action
@@ -292,15 +293,16 @@ def test_zargons_view_flags_what_the_heroes_have_found(make_game: GameMaker) -> 
 
 
 def test_the_action_api_names_the_acting_page_socket_in_its_poke(
-    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
+    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
     """`X-Socket-Id` on the POST reaches the game's poke with the acting user and seat (that
     socket then skips the version: tests/play/test_play_websocket.py); without the header, or
     with a malformed one, the poke is as it always was."""
     pokes: list[dict[str, Any]] = []
     monkeypatch.setattr(
-        "apps.play.services.poke_on_commit",
-        lambda *, group, message: pokes.append(message),
+        shared_views,
+        "put_many_then_poke",
+        lambda views, *, group, message: pokes.append(message),
     )
     game, users = make_game(2)
     client = client_for(users[2])
@@ -310,12 +312,13 @@ def test_the_action_api_names_the_acting_page_socket_in_its_poke(
         ({"type": "roll_movement", "hero": "dwarf"}, {"X-Socket-Id": "x" * 65}),
     )
     for version, (action, header) in enumerate(plays):
-        response = client.post(
-            f"/api/games/{game.pk}/actions",
-            {"action": action, "expected_version": version, "idempotency_key": f"k{version}"},
-            content_type="application/json",
-            headers=header,
-        )
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                f"/api/games/{game.pk}/actions",
+                {"action": action, "expected_version": version, "idempotency_key": f"k{version}"},
+                content_type="application/json",
+                headers=header,
+            )
         assert response.status_code == 200, response.content
     assert pokes[0]["answered"] == {"socket": "page-one-0001", "user": users[2].pk, "seat": 2}
     assert [("answered" in poke) for poke in pokes] == [True, False, False]

@@ -12,6 +12,10 @@ import time
 from typing import Any
 
 import pytest
+import redis
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -91,6 +95,10 @@ def test_the_views_of_every_seat_with_a_socket_go_to_the_shared_cache_in_one_rou
         def set_many(self, data: dict[str, Any], *args: Any) -> Any:
             writes.append(sorted(data))
             return cache.set_many(data, *args)
+
+        def set_many_then_publish(self, data: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+            writes.append(sorted(data))  # Redis: the poke in the same round trip
+            return cache.set_many_then_publish(data, *args, **kwargs)  # type: ignore[attr-defined]
 
         def __getattr__(self, name: str) -> Any:
             return getattr(cache, name)
@@ -275,7 +283,7 @@ def test_a_view_for_a_socket_that_fails_to_build_fails_nothing_else(
     def broken(**kwargs: object) -> None:
         raise RuntimeError("a bug in a view")
 
-    monkeypatch.setattr(services, "seat_views_for_sockets_keep", broken)
+    monkeypatch.setattr(services, "seat_views_for_sockets", broken)
     with django_capture_on_commit_callbacks(execute=True):
         answer = post_action(client_for(users[2]), game.pk, ROLL, 0)
     assert answer.status_code == 200 and answer.json()["version"] == 1
@@ -368,3 +376,34 @@ def test_every_seats_zagor_view_is_its_engine_view_though_the_boards_text_is_kep
     rooms.room_seat_take(room_id=room.pk, user=other, number=2)
     game = services.game_launch(room_id=room.pk, user=host, seed=6)
     _every_seats_view_is_its_engine_view_exactly(game, actions=40)
+
+
+@pytest.mark.asyncio
+@pytest.mark.redis
+async def test_the_views_and_the_poke_announcing_them_reach_redis_in_one_round_trip(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layer = get_channel_layer()
+    assert isinstance(layer, RedisPubSubChannelLayer)
+    socket = await layer.new_channel()
+    await layer.group_add("game-4343", socket)
+    views = [SeatView(game_id=4343, seat=n, version=9, json=f'{{"seat":{n}}}') for n in (1, 2)]
+    message = {"type": "game.changed", "version": 9}
+    round_trips: list[int] = []
+    real_send = redis.connection.AbstractConnection.send_packed_command
+
+    def counted(connection: Any, command: Any, check_health: bool = True) -> None:
+        round_trips.append(1)
+        real_send(connection, command, check_health)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counted)
+    await sync_to_async(shared_views.put_many_then_poke, thread_sensitive=False)(
+        views, group="game-4343", message=message
+    )
+    monkeypatch.undo()
+
+    assert len(round_trips) == 1
+    assert await asyncio.wait_for(layer.receive(socket), timeout=5) == message
+    for view in views:  # there before the poke was heard
+        assert await shared_views.aget(4343, view.seat, 9) == view
+    await layer.group_discard("game-4343", socket)
