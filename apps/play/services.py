@@ -371,7 +371,7 @@ def _judge(*, face: GameFace, game: Game, state: Any, seat: int, action: Any) ->
     return _Judgement(step=step, logged_settings=logged)
 
 
-def _log(
+def _log_rows(
     *, game: Game, seat: int, system: bool, key: str, action: Any, judgement: _Judgement
 ) -> tuple[list[dict[str, Any]], list[GameEvent]]:
     """The action's log rows (its row keeps `key`: the receipt; `_store` appends them) and its
@@ -547,7 +547,7 @@ def _apply_action(
         judgement = _judge(face=face, game=game, state=state, seat=seat, action=action)
         if not system and seat in orders_due(game=game, state=state):
             _orders_taken_over(game=game, seat=seat)  # the player plays this turn themself
-        events, log_rows = _log(
+        events, log_rows = _log_rows(
             game=game, seat=seat, system=system, key=key, action=action, judgement=judgement
         )
         new_state = judgement.step.state
