@@ -74,6 +74,12 @@ def _converted(row: tuple[Any, ...], converters: _Converters, connection: Any) -
     return values
 
 
+def _selected(compiler: SQLCompiler) -> list[Any]:
+    """The row's columns' expressions, as `SQLCompiler.results_iter` takes them."""
+    assert compiler.select is not None  # set by as_sql
+    return [column[0] for column in compiler.select[0 : compiler.col_count]]
+
+
 class PreparedQuery(Generic[M]):
     """`build(**values)` -> a queryset of one model; `first(**values)` runs it prepared.
 
@@ -124,8 +130,7 @@ class PreparedQuery(Generic[M]):
         if found is None:
             compiler = copy.copy(compiled.compiler)
             compiler.connection = connection
-            fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
-            by_position = compiler.get_converters(fields)
+            by_position = compiler.get_converters(_selected(compiler))
             found = tuple((pos, tuple(c), e) for pos, (c, e) in by_position.items())
             self._converters[connection] = found
         return found
@@ -150,7 +155,7 @@ class PreparedQuery(Generic[M]):
             raise PreparationError(f"Placeholders not among the SQL's parameters: {missing}")
         klass_info = compiler.klass_info
         assert klass_info is not None and compiler.select is not None  # set by as_sql
-        if compiler.has_composite_fields([s[0] for s in compiler.select[0 : compiler.col_count]]):
+        if compiler.has_composite_fields(_selected(compiler)):
             raise PreparationError("Composite fields are not supported.")
         select_fields = klass_info["select_fields"]
         start, end = select_fields[0], select_fields[-1] + 1

@@ -2,6 +2,7 @@
 
 import json
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -45,28 +46,41 @@ def test_a_row_update_writes_the_named_columns_in_one_statement(make_game: GameM
     assert stored.updated > before.updated  # auto_now, as save() sets it
 
 
-def test_rows_inserted_at_once_are_the_rows_bulk_create_writes(make_game: GameMaker) -> None:
-    game, _ = make_game(seats=2)
+def newest_seq(game: Game) -> int:
     last = GameEvent.objects.filter(game=game).order_by("-seq").first()
     assert last is not None
-    rows = [
+    return last.seq
+
+
+def event_rows(
+    game: Game, *, after: int, event_seq: int, count: int, **payload: Any
+) -> list[GameEvent]:
+    """`count` event rows of the game's next version, after log row `after`, numbered from
+    `event_seq` + 1 (the payload's "seq" too)."""
+    return [
         GameEvent(
             game=game,
-            seq=last.seq + n,
+            seq=after + n,
             version=game.version + 1,
             kind=GameEvent.Kind.EVENT,
-            payload={"seq": 1000 + n, "text": "ünïcode", "big": 2**70},
-            event_seq=1000 + n,
+            payload={"seq": event_seq + n, **payload},
+            event_seq=event_seq + n,
         )
-        for n in (1, 2, 3)
+        for n in range(1, count + 1)
     ]
+
+
+def test_rows_inserted_at_once_are_the_rows_bulk_create_writes(make_game: GameMaker) -> None:
+    game, _ = make_game(seats=2)
+    last_seq = newest_seq(game)
+    rows = event_rows(game, after=last_seq, event_seq=1000, count=3, text="ünïcode", big=2**70)
     started = timezone.now()
     with CaptureQueriesContext(connection) as queries:
         rows_insert(rows)
     assert len(queries) == 1
-    stored = list(GameEvent.objects.filter(game=game, seq__gt=last.seq).order_by("seq"))
+    stored = list(GameEvent.objects.filter(game=game, seq__gt=last_seq).order_by("seq"))
     assert [(e.seq, e.kind, e.event_seq, e.seat) for e in stored] == [
-        (last.seq + n, "event", 1000 + n, None) for n in (1, 2, 3)
+        (last_seq + n, "event", 1000 + n, None) for n in (1, 2, 3)
     ]
     assert stored[0].payload == {"seq": 1001, "text": "ünïcode", "big": 2**70}
     assert all(e.created >= started - timedelta(seconds=1) for e in stored)  # auto_now_add
@@ -82,19 +96,8 @@ def test_rows_appended_and_a_row_updated_together_are_what_each_writes_alone(
     make_game: GameMaker,
 ) -> None:
     game, _ = make_game(seats=2)
-    last = GameEvent.objects.filter(game=game).order_by("-seq").first()
-    assert last is not None
-    rows = [
-        GameEvent(
-            game=game,
-            seq=last.seq + n,
-            version=game.version + 1,
-            kind=GameEvent.Kind.EVENT,
-            payload={"seq": 2000 + n, "text": "ünïcode"},
-            event_seq=2000 + n,
-        )
-        for n in (1, 2)
-    ]
+    last_seq = newest_seq(game)
+    rows = event_rows(game, after=last_seq, event_seq=2000, count=2, text="ünïcode")
     game.version, game.state = 42, AWKWARD_JSON
     with CaptureQueriesContext(connection) as queries:
         rows_insert_then_update(rows, game, ["version", "state"])
@@ -103,10 +106,10 @@ def test_rows_appended_and_a_row_updated_together_are_what_each_writes_alone(
     assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
     stored = Game.objects.get(pk=game.pk)
     assert stored.version == 42 and stored.state == json.loads(json.dumps(AWKWARD_JSON))
-    appended = GameEvent.objects.filter(game=game, seq__gt=last.seq).order_by("seq")
+    appended = GameEvent.objects.filter(game=game, seq__gt=last_seq).order_by("seq")
     assert [(e.seq, e.event_seq, e.payload["text"]) for e in appended] == [
-        (last.seq + 1, 2001, "ünïcode"),
-        (last.seq + 2, 2002, "ünïcode"),
+        (last_seq + 1, 2001, "ünïcode"),
+        (last_seq + 2, 2002, "ünïcode"),
     ]
 
 
@@ -114,10 +117,13 @@ def test_a_row_appended_against_a_unique_constraint_fails_the_update_with_it(
     make_game: GameMaker,
 ) -> None:
     game, _ = make_game(seats=2)
-    last = GameEvent.objects.filter(game=game).order_by("-seq").first()
-    assert last is not None
     clash = GameEvent(
-        game=game, seq=last.seq, version=99, kind=GameEvent.Kind.EVENT, payload={}, event_seq=None
+        game=game,
+        seq=newest_seq(game),
+        version=99,
+        kind=GameEvent.Kind.EVENT,
+        payload={},
+        event_seq=None,
     )
     game.version = 77
     with pytest.raises(IntegrityError), transaction.atomic():
