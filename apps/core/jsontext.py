@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections import OrderedDict
@@ -16,11 +17,19 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS
 def json_text(value: Any) -> str:
     """`value` as compact JSON text: orjson's (several times faster than json), or json's for
     what orjson does not encode (integers past 64 bits). Both give the same JSON value: orjson
-    writes non-ASCII characters as they are where json escapes them."""
+    writes non-ASCII characters as they are where json escapes them. Tuples are written as
+    lists, and a dataclass instance as its fields (`GameFace.state_for_text`)."""
     try:
         return orjson.dumps(value, option=_OPTIONS).decode()
     except TypeError:
-        return json.dumps(value, separators=(",", ":"))
+        return json.dumps(value, separators=(",", ":"), default=_fields)
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    """A dataclass instance as orjson writes one whose attributes are its fields."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 class SharedParts:

@@ -300,6 +300,13 @@ class GameFace(Protocol):
     # --- persistence -----------------------------------------------------------------------------
     def state_to_json(self, state: Any) -> Json: ...
 
+    def state_for_text(self, state: Any) -> Any:
+        """What the platform writes as the state's JSON text at once (never keeps): a value
+        whose text is exactly `state_to_json`'s, which may hold tuples (written as lists) and
+        dataclass instances whose attributes are their fields (written as such, in order), so
+        that storing a state need not copy it into plain JSON first."""
+        ...
+
     def state_from_json(self, data: Json, scenario: Any) -> Any:
         """The state stored as `data`, which must play on exactly as the state `data` was
         stored from. The platform keeps states and hands one to any number of readers

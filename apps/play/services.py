@@ -426,7 +426,7 @@ def _store(
         game.turn_started, game.reminded_at = now, None
         fields += ["turn_started", "reminded_at"]
     # As text: the row's UPDATE writes it as it is, and the state kept below is matched by it.
-    text = JSONText(json_text(face.state_to_json(new_state)))
+    text = JSONText(json_text(face.state_for_text(new_state)))
     game.state = text
     game.version += 1
     game.outcome = face.outcome_of(new_state) or ""

@@ -1,11 +1,13 @@
 """JSON text for the hot paths (apps/core/jsontext.py): a part many documents share is encoded
 once, and every document reads exactly as if encoded whole."""
 
+import dataclasses
 import gc
 import json
 import weakref
 
 import orjson
+import pytest
 
 from apps.core.jsontext import SharedParts, json_text, json_text_sharing, shared_parts
 
@@ -76,3 +78,24 @@ def test_a_value_orjson_does_not_encode_falls_back_to_json_text() -> None:
     view = {"map": {"seed": 2**70}, "seat": 1}
 
     assert json.loads(json_text_sharing(view, {"map"})) == view
+
+
+@dataclasses.dataclass
+class Piece:
+    name: str
+    square: tuple[int, int]
+
+
+def test_a_dataclass_is_written_as_its_fields_and_a_tuple_as_a_list_by_either_encoder() -> None:
+    small = {"pieces": [Piece("elf", (3, 4))], "seed": 7}
+    big = {"pieces": [Piece("elf", (3, 4))], "seed": 2**70}  # past orjson: json writes it
+
+    written = [{"name": "elf", "square": [3, 4]}]
+
+    assert json.loads(json_text(small)) == {"pieces": written, "seed": 7}
+    assert json.loads(json_text(big)) == {"pieces": written, "seed": 2**70}
+
+
+def test_what_is_not_json_still_fails_to_encode() -> None:
+    with pytest.raises(TypeError):
+        json_text({"when": object()})

@@ -226,6 +226,9 @@ class Race:
             "seq": state.seq,
         }
 
+    def state_for_text(self, state: RaceState) -> Json:
+        return self.state_to_json(state)
+
     def state_from_json(self, data: Json, scenario: Any) -> RaceState:
         return RaceState(
             length=data["length"],

@@ -355,6 +355,9 @@ class HeroQuest:
     def state_to_json(self, state: rules.State) -> Json:
         return state.to_json()
 
+    def state_for_text(self, state: rules.State) -> Any:
+        return state.for_text()
+
     def state_from_json(self, data: Json, scenario: rules.Quest) -> rules.State:
         # The row's JSON was decoded for this call alone, so the state may take it over
         # uncopied: the engine never changes a state in place (`apply` clones).

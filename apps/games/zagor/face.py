@@ -288,6 +288,9 @@ class ZagorFace:
     def state_to_json(self, state: Any) -> Json:
         return state_to_json(state)
 
+    def state_for_text(self, state: Any) -> Any:
+        return state_to_json(state)
+
     def state_from_json(self, data: Json, scenario: Any) -> Any:
         return state_from_json(data)
 

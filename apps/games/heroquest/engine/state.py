@@ -255,15 +255,49 @@ class State:
         return c
 
     # --- JSON --------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def for_text(self) -> dict[str, Any]:
+        """`to_json`'s keys with the parts as they are (dataclass instances, squares as tuples),
+        shared with this state: for JSON text written at once, never to keep.
+
+        orjson writes a dataclass instance as its attributes in order, which for every part are
+        exactly its fields (tests/games/heroquest/engine/test_json_and_replay.py), and a tuple as a
+        list: the text is `to_json`'s, without a dict built for each part first (two thirds of
+        storing a state, measured).
+        """
         return {
             "quest": self.quest.slug,
             "seats": self.seats,
             "seed": self.seed,
-            "options": copy.deepcopy(self.options),
+            "options": self.options,
             "rng": format(self.rng, "x"),  # a string: 64-bit ints do not survive JS/JSON floats
             "round": self.round,
             "phase": self.phase,
+            "turn": self.turn,
+            "mturn": self.mturn,
+            "heroes": self.heroes,
+            "monsters": self.monsters,
+            "doors": self.doors,
+            "traps": self.traps,
+            "areas": self.areas,
+            "glimpsed": self.glimpsed,
+            "furniture": self.furniture,
+            "fallen_blocks": self.fallen_blocks,
+            "searched": self.searched,
+            "special_found": self.special_found,
+            "deck": self.deck,
+            "counters": self.counters,
+            "drops": self.drops,
+            "commands": self.commands,
+            "villain_defeated": self.villain_defeated,
+            "outcome": self.outcome,
+            "seq": self.seq,
+            "log": self.log,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as plain JSON values, copied: `for_text`'s keys, in its order."""
+        return self.for_text() | {
+            "options": copy.deepcopy(self.options),
             "turn": _obj_json(self.turn),
             "mturn": _obj_json(self.mturn),
             "heroes": {k: _obj_json(h) for k, h in self.heroes.items()},
@@ -280,9 +314,6 @@ class State:
             "counters": dict(self.counters),
             "drops": [_obj_json(d) for d in self.drops],
             "commands": dict(self.commands),
-            "villain_defeated": self.villain_defeated,
-            "outcome": self.outcome,
-            "seq": self.seq,
             # Shared, as `clone` shares them: an event is never changed once emitted, and a deep
             # copy of the log was the dearest part of storing a state.
             "log": list(self.log),

@@ -1,9 +1,11 @@
 """JSON round-trips of actions, events and state; purity of apply; replay (engine-api.md)."""
 
+import dataclasses
 import json
 import random
 from typing import Any
 
+import orjson
 import pytest
 
 from apps.games.heroquest.engine import (
@@ -131,6 +133,36 @@ def test_state_round_trips_through_json_after_a_random_game():
     state, _ = random_playout(QUEST, 3, 7, max_actions=300)
     data = json.loads(json.dumps(state.to_json()))
     assert State.from_json(data, QUEST) == state
+
+
+def _states_of_random_games() -> list[State]:
+    states: list[State] = []
+    for seed in range(3):
+        random_playout(
+            QUEST, 2 + seed, seed, max_actions=300, on_step=lambda before, *_: states.append(before)
+        )
+    return states[::7]
+
+
+def test_state_for_text_is_written_as_exactly_the_text_of_to_json():
+    """What the platform stores (`for_text`, orjson writing the parts as they are) reads as the
+    state's JSON, byte for byte, all through a game."""
+    states = _states_of_random_games()
+
+    for state in states:
+        assert orjson.dumps(state.for_text()) == orjson.dumps(state.to_json())
+
+
+def test_every_part_of_a_state_holds_exactly_its_fields_in_their_order():
+    """orjson writes a dataclass instance's attributes: a part holding anything else (or its
+    fields in another order) would be stored as other text than `to_json`'s."""
+    for state in _states_of_random_games():
+        groups: list[Any] = [state.heroes, state.monsters, state.doors, state.traps]
+        parts: list[Any] = [state.turn, state.mturn, *state.drops]
+        for group in groups:
+            parts.extend(group.values())
+        for part in parts:
+            assert list(vars(part)) == [f.name for f in dataclasses.fields(part)]
 
 
 def test_replaying_the_action_log_reproduces_the_state_exactly():
