@@ -89,7 +89,6 @@ class Piece:
 def test_a_dataclass_is_written_as_its_fields_and_a_tuple_as_a_list_by_either_encoder() -> None:
     small = {"pieces": [Piece("elf", (3, 4))], "seed": 7}
     big = {"pieces": [Piece("elf", (3, 4))], "seed": 2**70}  # past orjson: json writes it
-
     written = [{"name": "elf", "square": [3, 4]}]
 
     assert json.loads(json_text(small)) == {"pieces": written, "seed": 7}

@@ -135,7 +135,9 @@ def test_state_round_trips_through_json_after_a_random_game():
     assert State.from_json(data, QUEST) == state
 
 
-def _states_of_random_games() -> list[State]:
+@pytest.fixture(scope="module")
+def random_game_states() -> list[State]:
+    """Every 7th state of three random games (played once for the tests that read them)."""
     states: list[State] = []
     for seed in range(3):
         random_playout(
@@ -144,19 +146,21 @@ def _states_of_random_games() -> list[State]:
     return states[::7]
 
 
-def test_state_for_text_is_written_as_exactly_the_text_of_to_json():
+def test_state_for_text_is_written_as_exactly_the_text_of_to_json(
+    random_game_states: list[State],
+) -> None:
     """What the platform stores (`for_text`, orjson writing the parts as they are) reads as the
     state's JSON, byte for byte, all through a game."""
-    states = _states_of_random_games()
-
-    for state in states:
+    for state in random_game_states:
         assert orjson.dumps(state.for_text()) == orjson.dumps(state.to_json())
 
 
-def test_every_part_of_a_state_holds_exactly_its_fields_in_their_order():
+def test_every_part_of_a_state_holds_exactly_its_fields_in_their_order(
+    random_game_states: list[State],
+) -> None:
     """orjson writes a dataclass instance's attributes: a part holding anything else (or its
     fields in another order) would be stored as other text than `to_json`'s."""
-    for state in _states_of_random_games():
+    for state in random_game_states:
         groups: list[Any] = [state.heroes, state.monsters, state.doors, state.traps]
         parts: list[Any] = [state.turn, state.mturn, *state.drops]
         for group in groups:
