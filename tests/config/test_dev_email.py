@@ -40,11 +40,14 @@ def worker_command(folder: Path) -> str:
     return printed.stdout.strip()
 
 
-def wait_for(path: Path, text: str, process: subprocess.Popen[bytes], seconds: float) -> str:
+def wait_for(
+    path: Path, text: str, process: subprocess.Popen[bytes], seconds: float, *, line_with: str = ""
+) -> str:
+    """What `path` holds once a line of it has `text` (and `line_with`, when given)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         found = path.read_text(errors="replace") if path.exists() else ""
-        if text in found:
+        if any(text in line and line_with in line for line in found.splitlines()):
             return found
         if process.poll() is not None:
             break
@@ -75,15 +78,17 @@ def test_make_runs_worker_prints_emails_in_its_terminal_and_logs_to_var(tmp_path
             start_new_session=True,
         )
     try:
-        log = wait_for(tmp_path / "celery.log", "ready.", worker, 60)
+        wait_for(tmp_path / "celery.log", "ready.", worker, 60)
         table = Embedded(env=env, folder=tmp_path).script("table", seats=2)
 
         shown = wait_for(terminal, "Subject: Your turn in Embedded table", worker, 60)
 
         assert table["game"] and "To: p2-" in shown  # the seat to move, emailed by the worker
-        log = (tmp_path / "celery.log").read_text(errors="replace")
+        # The email prints while the task runs; the worker logs "succeeded" only after it returns.
+        log = wait_for(
+            tmp_path / "celery.log", "] succeeded", worker, 60, line_with="notifications.deliver["
+        )
         assert "Subject: Your turn" not in log  # the log keeps the log lines only
-        assert "notifications.deliver" in log and "succeeded" in log
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         try:
