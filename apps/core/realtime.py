@@ -6,7 +6,11 @@ is committed; a rolled-back change tells nobody), and `group_poke`, which publis
 pub/sub layer) or hands it to the process's poke sender (any other layer).
 
 A poke carries no game content: a page (or socket) that gets one reads again what its own user
-may see. A poke is a courtesy, so a frozen or unreachable Redis costs the caller at most
+may see. The one exception is a poke to one seat's group (`game_seat_group`, where only the
+sockets of that seat listen), which may carry that seat's own view: a socket keeps it in its
+process's cache and sends it, as any view, only after its own checks.
+
+A poke is a courtesy, so a frozen or unreachable Redis costs the caller at most
 `settings.REDIS_TIMEOUT` seconds and never fails the change it announces.
 """
 
@@ -38,6 +42,12 @@ LOBBY_GROUP = "lobby"
 def game_group(*, game_id: int) -> str:
     """The channel group of a game's websocket consumers (and of lobbies following it)."""
     return f"game-{game_id}"
+
+
+def game_seat_group(*, game_id: int, seat: int) -> str:
+    """The channel group of the sockets of one seat of a game (its spectators' for the
+    spectator seat): what that seat alone may read goes there."""
+    return f"game-{game_id}-seat-{seat}"
 
 
 def room_group(*, room_id: int) -> str:

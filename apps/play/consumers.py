@@ -28,7 +28,9 @@ An open socket is the member's presence on the game (stored, so every process se
 page's heartbeat pings keep it fresh, and while it lasts no email is sent about this game. It
 also marks its seat in the shared cache (`shared_views.socket_open`, refreshed by the pings and
 the frames it is sent): an action's request then builds that seat's view of the new version
-from the state it holds, and the poked socket finds it there without reading the game.
+from the state it holds, and the poked socket finds it there without reading the game. With
+Redis the poke goes to each seat's own group instead, which each socket joins for the seat it
+holds, carrying that seat's view: the socket then sends it without reading Redis either.
 """
 
 import asyncio
@@ -46,7 +48,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from apps.accounts.limits import rate_limit_exceeded
 from apps.accounts.models import User
-from apps.core.realtime import LOBBY_GROUP, game_group, socket_id_or_none
+from apps.core.realtime import LOBBY_GROUP, game_group, game_seat_group, socket_id_or_none
 from apps.games.port import SPECTATOR_SEAT
 from apps.notifications.services import presence_enter, presence_leave, presence_touch
 from apps.play.errors import GameNotFound
@@ -58,7 +60,13 @@ from apps.play.selectors import (
     game_seat_view_encoded,
     game_seat_view_for_socket,
 )
-from apps.play.view_cache import SOCKET_MARK_SECONDS, SeatView, shared_views, view_cache
+from apps.play.view_cache import (
+    SOCKET_MARK_SECONDS,
+    SeatView,
+    seat_view_of_message,
+    shared_views,
+    view_cache,
+)
 
 CLOSE_FORBIDDEN = 4403  # anonymous, or not a member of this game
 
@@ -158,6 +166,9 @@ class GameConsumer(OffRequestThreadConsumer):
     # The seat this socket last marked as having a socket open (`shared_views.socket_open`),
     # and when (time.monotonic()).
     marked: tuple[int, float] | None = None
+    # The group of this socket's seat (`game_seat_group`), where the actions' requests send their
+    # pokes, with that seat's new view, on the pub/sub layer.
+    seat_group: str | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -171,6 +182,7 @@ class GameConsumer(OffRequestThreadConsumer):
         group = game_group(game_id=self.game_id)
         await self.channel_layer.group_add(group, self.channel_name)
         self.group = group
+        await self._follow_seat_group()
         if self.seat != SPECTATOR_SEAT:  # a spectator is told nothing, so has no presence
             await database_sync_to_async(presence_enter)(
                 user_id=self.scope["user"].pk,
@@ -190,6 +202,8 @@ class GameConsumer(OffRequestThreadConsumer):
                 game_id=self.game_id, user=user, watch=True
             )
             self.generation = game.access_generation
+            if self.group is not None:  # connected: its seat's group follows the seat
+                await self._follow_seat_group()
         except GameNotFound:
             self.seat = None
             await self.disconnect(CLOSE_FORBIDDEN)
@@ -197,7 +211,23 @@ class GameConsumer(OffRequestThreadConsumer):
             return False
         return True
 
+    async def _follow_seat_group(self) -> None:
+        """Be in the group of this socket's seat, and of no other seat."""
+        seat_group = None
+        if self.seat is not None:
+            seat_group = game_seat_group(game_id=self.game_id, seat=self.seat)
+        if seat_group == self.seat_group:
+            return
+        if self.seat_group is not None:
+            await self.channel_layer.group_discard(self.seat_group, self.channel_name)
+        self.seat_group = seat_group
+        if seat_group is not None:
+            await self.channel_layer.group_add(seat_group, self.channel_name)
+
     async def disconnect(self, code: int) -> None:
+        if self.seat_group is not None:
+            await self.channel_layer.group_discard(self.seat_group, self.channel_name)
+            self.seat_group = None
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
@@ -235,7 +265,14 @@ class GameConsumer(OffRequestThreadConsumer):
             await self._error('Unknown frame: send {"type": "ping"} or {"type": "refresh"}.')
 
     async def game_changed(self, message: dict[str, Any]) -> None:
-        """The group message: a newer version exists; send this seat's view if we are behind."""
+        """The group message: a newer version exists; send this seat's view if we are behind.
+
+        A poke to this seat's group may carry the seat's view (`poke_with_view`): it is kept for
+        this process's sockets of the seat it names (which a socket that has just changed seats
+        may not hold), and sent as any view, after this socket's checks."""
+        carried = seat_view_of_message(message)
+        if carried is not None and carried.game_id == self.game_id:
+            view_cache.put(carried)
         version = message.get("version")
         if not isinstance(version, int):
             version = self.version + 1

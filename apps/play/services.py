@@ -485,7 +485,9 @@ def _views_then_poke(
     except Exception:
         logger.exception("the views for the sockets of game %s", game.pk)
         views = []
-    shared_views.put_many_then_poke(views, group=game_group(game_id=game.pk), message=message)
+    shared_views.put_many_then_poke(
+        views, game_id=game.pk, seats=range(SPECTATOR_SEAT, game.seats + 1), message=message
+    )
 
 
 def _apply_action(

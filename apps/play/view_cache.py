@@ -9,8 +9,10 @@ game, decode its state and build its seat's view. Two layers:
 - `shared_views`, in the cache every process shares (Redis; `SHARED_SEAT_VIEWS`, on with it):
   each (game, seat, version) for a minute. The action's request keeps there the new view of
   each seat with a socket open (its own seat's too, if a page of that seat has one), with the
-  poke that announces them in the same round trip (`put_many_then_poke`); a socket in another
-  process finds it there instead of loading the game, and when two processes' sockets want a
+  poke that announces them in the same round trip (`put_many_then_poke`; with the pub/sub
+  layer the poke goes to each seat's own group, carrying that seat's view); a socket in another
+  process has it from its poke, or finds it in the shared cache, instead of loading the game
+  (a socket that connects later, a page's GET), and when two processes' sockets want a
   view nobody built yet, one of them builds it (`claim`) while the other waits for it. A cache
   that fails or hangs only costs a build.
 - which seats have a socket open (`socket_open`, `seats_with_sockets`): each game socket marks
@@ -32,7 +34,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 
-from apps.core.realtime import group_poke, pubsub_poke
+from apps.core.realtime import game_group, game_seat_group, group_poke, pubsub_poke
 
 logger = logging.getLogger(__name__)
 
@@ -169,11 +171,18 @@ class SharedSeatViews:
             self._call(cache.set_many, keyed, SHARED_SECONDS)
 
     def put_many_then_poke(
-        self, views: list[SeatView], *, group: str, message: dict[str, Any]
+        self, views: list[SeatView], *, game_id: int, seats: range, message: dict[str, Any]
     ) -> None:
-        """`put_many(views)`, then the poke that announces them (`group_poke`), in one round trip
-        where the shared cache is the pub/sub layer's Redis; a poked socket in any process finds
-        its view there. Neither may fail the caller (each logged)."""
+        """`put_many(views)`, then the poke that announces them (`group_poke`) to the sockets of
+        game `game_id` (of `seats`), in one round trip where the shared cache is the pub/sub
+        layer's Redis; a poked socket in any process finds its view there. Neither may fail the
+        caller (each logged).
+
+        On that layer the poke goes to each seat's own group (`game_seat_group`) instead of the
+        game's, with that seat's view in it where one was built (`poke_with_view`): each socket
+        hears one message and sends its view without reading Redis first. Lobbies following the
+        game hear it on the game's group only when it changes what they show (`turn`)."""
+        group = game_group(game_id=game_id)
         poke = pubsub_poke(group=group, message=message) if views else None
         send = getattr(cache, "set_many_then_publish", None)
         location = settings.CACHES["default"].get("LOCATION")
@@ -182,8 +191,21 @@ class SharedSeatViews:
             group_poke(group=group, message=message)
             return
         keyed = {_key(view.game_id, view.seat, view.version): view for view in views}
+        built = {view.seat: view for view in views}
+        messages = [
+            (told.channel, told.payload)
+            for seat in seats
+            if (
+                told := pubsub_poke(
+                    group=game_seat_group(game_id=game_id, seat=seat),
+                    message=poke_with_view(message, built.get(seat)),
+                )
+            )
+        ]
+        if message.get("turn"):
+            messages.append((poke.channel, poke.payload))
         try:
-            send(keyed, SHARED_SECONDS, channel=poke.channel, payload=poke.payload)
+            send(keyed, SHARED_SECONDS, messages=messages)
         except Exception as exc:  # both courtesies: the sockets catch up on their next fetch
             logger.warning("shared seat views and poke: %s", type(exc).__name__)
 
@@ -242,6 +264,40 @@ class SharedSeatViews:
 
 
 shared_views = SharedSeatViews()
+
+
+def poke_with_view(message: dict[str, Any], view: SeatView | None) -> dict[str, Any]:
+    """The poke `message` for `view`'s seat alone, carrying the view (`message` if None)."""
+    if view is None:
+        return message
+    return message | {
+        "game": view.game_id,
+        "seat": view.seat,
+        "version": view.version,
+        "json": view.json,
+        "outcome": view.outcome,
+        "generation": view.generation,
+    }
+
+
+def seat_view_of_message(message: dict[str, Any]) -> SeatView | None:
+    """The view a poke carries (`poke_with_view`), or None if it carries none."""
+    game, seat, version = message.get("game"), message.get("seat"), message.get("version")
+    text, outcome, generation = (
+        message.get("json"),
+        message.get("outcome"),
+        message.get("generation"),
+    )
+    if (
+        type(game) is int
+        and type(seat) is int
+        and type(version) is int
+        and type(generation) is int
+        and isinstance(text, str)
+        and isinstance(outcome, str)
+    ):
+        return SeatView(game, seat, version, text, outcome=outcome, generation=generation)
+    return None
 
 
 def seat_view_keep(view: SeatView) -> None:

@@ -302,7 +302,7 @@ def test_the_action_api_names_the_acting_page_socket_in_its_poke(
     monkeypatch.setattr(
         shared_views,
         "put_many_then_poke",
-        lambda views, *, group, message: pokes.append(message),
+        lambda views, *, game_id, seats, message: pokes.append(message),
     )
     game, users = make_game(2)
     client = client_for(users[2])

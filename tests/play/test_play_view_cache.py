@@ -21,6 +21,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.core.jsontext import json_text
+from apps.core.realtime import game_seat_group
 from apps.games.registry import game_face
 from apps.play import services
 from apps.play import view_cache as view_cache_module
@@ -32,7 +33,13 @@ from apps.play.selectors import (
     seat_view_of_state,
 )
 from apps.play.services import quest_apply_action
-from apps.play.view_cache import SeatView, shared_views, view_cache
+from apps.play.view_cache import (
+    SeatView,
+    poke_with_view,
+    seat_view_of_message,
+    shared_views,
+    view_cache,
+)
 from apps.quests.services import quest_sync_shipped
 from apps.rooms import services as rooms
 
@@ -378,17 +385,31 @@ def test_every_seats_zagor_view_is_its_engine_view_though_the_boards_text_is_kep
     _every_seats_view_is_its_engine_view_exactly(game, actions=40)
 
 
+async def _heard(layer: RedisPubSubChannelLayer, channel: str) -> dict[str, Any] | None:
+    try:
+        heard: dict[str, Any] = await asyncio.wait_for(layer.receive(channel), timeout=0.5)
+        return heard
+    except TimeoutError:
+        return None
+
+
 @pytest.mark.asyncio
 @pytest.mark.redis
-async def test_the_views_and_the_poke_announcing_them_reach_redis_in_one_round_trip(
-    redis_url: str, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("turn", [False, True])
+async def test_the_views_and_the_pokes_carrying_them_reach_redis_in_one_round_trip(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, turn: bool
 ) -> None:
+    """Each seat's group hears the poke once, with that seat's view alone where one was built;
+    the game's group (lobbies following it) hears it only when the turn changed."""
     layer = get_channel_layer()
     assert isinstance(layer, RedisPubSubChannelLayer)
-    socket = await layer.new_channel()
-    await layer.group_add("game-4343", socket)
+    lobby = await layer.new_channel()
+    await layer.group_add("game-4343", lobby)
+    seat_sockets = {seat: await layer.new_channel() for seat in (0, 1, 2, 3)}
+    for seat, channel in seat_sockets.items():
+        await layer.group_add(game_seat_group(game_id=4343, seat=seat), channel)
     views = [SeatView(game_id=4343, seat=n, version=9, json=f'{{"seat":{n}}}') for n in (1, 2)]
-    message = {"type": "game.changed", "version": 9}
+    message = {"type": "game.changed", "version": 9} | ({"turn": True} if turn else {})
     round_trips: list[int] = []
     real_send = redis.connection.AbstractConnection.send_packed_command
 
@@ -398,12 +419,39 @@ async def test_the_views_and_the_poke_announcing_them_reach_redis_in_one_round_t
 
     monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counted)
     await sync_to_async(shared_views.put_many_then_poke, thread_sensitive=False)(
-        views, group="game-4343", message=message
+        views, game_id=4343, seats=range(0, 4), message=message
     )
     monkeypatch.undo()
 
     assert len(round_trips) == 1
-    assert await asyncio.wait_for(layer.receive(socket), timeout=5) == message
-    for view in views:  # there before the poke was heard
-        assert await shared_views.aget(4343, view.seat, 9) == view
-    await layer.group_discard("game-4343", socket)
+    for view in views:
+        heard = await _heard(layer, seat_sockets[view.seat])
+        assert heard is not None and seat_view_of_message(heard) == view
+        assert {k: v for k, v in heard.items() if k in message} == message
+        assert await shared_views.aget(4343, view.seat, 9) == view  # there for later readers
+    for seat in (0, 3):  # no view built for them: the poke alone
+        assert await _heard(layer, seat_sockets[seat]) == message
+    assert [await _heard(layer, channel) for channel in seat_sockets.values()] == [None] * 4
+    assert await _heard(layer, lobby) == (message if turn else None)
+    await layer.group_discard("game-4343", lobby)
+    for seat, channel in seat_sockets.items():
+        await layer.group_discard(game_seat_group(game_id=4343, seat=seat), channel)
+
+
+def test_a_poke_carries_the_view_whole_and_nothing_else_is_taken_for_one() -> None:
+    view = SeatView(game_id=5, seat=2, version=9, json='{"seat":2}', outcome="won", generation=3)
+    message = poke_with_view({"type": "game.changed", "version": 9, "turn": True}, view)
+
+    assert seat_view_of_message(message) == view
+    assert seat_view_of_message(json.loads(json.dumps(message))) == view
+    assert message["turn"] is True  # the poke's own fields kept
+    plain = {"type": "game.changed", "version": 9}
+    assert poke_with_view(plain, None) == plain
+    for broken in (
+        {**message, "seat": None},
+        {**message, "seat": True},  # a bool is no seat
+        {**message, "version": "9"},
+        {**message, "json": {"seat": 2}},
+        {"type": "game.changed", "version": 9},
+    ):
+        assert seat_view_of_message(broken) is None

@@ -15,6 +15,7 @@ from django.db.models import F
 from django.test import Client
 
 from apps.accounts.models import User
+from apps.core.realtime import game_seat_group
 from apps.games.heroquest import HeroQuest
 from apps.games.heroquest import engine as rules
 from apps.play import selectors
@@ -26,7 +27,7 @@ from apps.play.services import (
     game_seats_changed,
     quest_apply_action,
 )
-from apps.play.view_cache import shared_views, view_cache
+from apps.play.view_cache import SeatView, poke_with_view, shared_views, view_cache
 from apps.rooms.models import Seat
 from config.asgi import application
 from config.routing import websocket_urlpatterns
@@ -380,3 +381,94 @@ async def test_an_open_socket_has_the_actions_build_its_seats_view_for_it(
     assert frame["version"] == 1 and frame["view"]["role"] == "zargon"
     assert reads == []  # the socket read no game: the action built its view
     await zargon.disconnect()
+
+
+async def _frames_without_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on, a socket that reads Redis or the game for a view fails the test."""
+
+    async def no_shared_read(*args: Any) -> None:
+        raise AssertionError("the socket read the shared cache")
+
+    def no_build(**kwargs: Any) -> None:
+        raise AssertionError("the socket built its view")
+
+    monkeypatch.setattr(shared_views, "aget", no_shared_read)
+    monkeypatch.setattr(selectors, "game_seat_view_for_socket", no_build)
+
+
+async def test_a_view_carried_by_its_seats_poke_goes_out_without_reading_redis_or_the_game(
+    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, users = await sync_to_async(make_game)(2)
+    hero = await connect(game, users[2])
+    await hero.receive_json_from()
+    view_cache.clear()  # the action was played in another process
+    await _frames_without_reading(monkeypatch)
+    layer = get_channel_layer()
+    assert layer is not None
+    view = SeatView(game_id=game.pk, seat=2, version=1, json='{"seat":2,"sent":"with the poke"}')
+    poke = poke_with_view({"type": "game.changed", "version": 1}, view)
+
+    await layer.group_send(game_seat_group(game_id=game.pk, seat=2), poke)
+
+    assert await hero.receive_from() == view.frame()
+    await hero.disconnect()
+
+
+async def test_a_seats_view_is_kept_as_that_seats_whichever_socket_hears_it(
+    make_game: GameMaker,
+) -> None:
+    """Only seat 1's sockets are in seat 1's group; and a poke naming seat 1 that reached a
+    socket of seat 3 (one that has just changed seats) is kept as seat 1's, never as seat 3's."""
+    game, users = await sync_to_async(make_game)(3)
+    zargon, hero = await connect(game, users[1]), await connect(game, users[3])
+    await zargon.receive_json_from()
+    await hero.receive_json_from()
+    layer = get_channel_layer()
+    assert layer is not None
+    secret = SeatView(game_id=game.pk, seat=1, version=0, json='{"seat":1,"monsters":"hidden"}')
+    poke = poke_with_view({"type": "game.changed", "version": 0}, secret)  # a version they have
+
+    view_cache.clear()
+
+    await layer.group_send(game_seat_group(game_id=game.pk, seat=1), poke)
+    await layer.group_send(game_seat_group(game_id=game.pk, seat=3), poke)
+
+    assert await hero.receive_nothing() and await zargon.receive_nothing()
+    assert view_cache.get(game.pk, 3) is None
+    assert view_cache.get(game.pk, 1) == secret
+    await zargon.disconnect()
+    await hero.disconnect()
+
+
+async def test_a_socket_follows_its_users_seat_into_that_seats_group(
+    make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, users = await sync_to_async(make_game)(3)
+    player = users[2]
+    socket = await connect(game, player)
+    assert (await socket.receive_json_from())["view"]["seat"] == 2
+
+    def seat_2_for_seat_3() -> None:  # the player swaps seat 2 for seat 3
+        Seat.objects.filter(room_id=game.room_id, number=3).update(user=None)
+        Seat.objects.filter(room_id=game.room_id, number=2).update(user=users[3])
+        Seat.objects.filter(room_id=game.room_id, number=3).update(user=player)
+        game_seats_changed(game_id=game.pk)
+
+    await sync_to_async(seat_2_for_seat_3)()
+    assert (await socket.receive_json_from())["view"]["seat"] == 3
+    view_cache.clear()
+    await _frames_without_reading(monkeypatch)
+    layer = get_channel_layer()
+    assert layer is not None
+    old = SeatView(game_id=game.pk, seat=2, version=1, json='{"seat":2}')
+    new = SeatView(game_id=game.pk, seat=3, version=1, json='{"seat":3}')
+    changed = {"type": "game.changed", "version": 1}
+
+    await layer.group_send(game_seat_group(game_id=game.pk, seat=2), poke_with_view(changed, old))
+    await layer.group_send(game_seat_group(game_id=game.pk, seat=3), poke_with_view(changed, new))
+
+    assert await socket.receive_from() == new.frame()
+    assert await socket.receive_nothing()
+    assert view_cache.get(game.pk, 2) is None  # no longer in seat 2's group
+    await socket.disconnect()
