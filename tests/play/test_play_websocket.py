@@ -383,7 +383,7 @@ async def test_an_open_socket_has_the_actions_build_its_seats_view_for_it(
     await zargon.disconnect()
 
 
-async def _frames_without_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+def _frames_without_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """From now on, a socket that reads Redis or the game for a view fails the test."""
 
     async def no_shared_read(*args: Any) -> None:
@@ -401,9 +401,9 @@ async def test_a_view_carried_by_its_seats_poke_goes_out_without_reading_redis_o
 ) -> None:
     game, users = await sync_to_async(make_game)(2)
     hero = await connect(game, users[2])
-    await hero.receive_json_from()
+    await hero.receive_json_from(timeout=5)
     view_cache.clear()  # the action was played in another process
-    await _frames_without_reading(monkeypatch)
+    _frames_without_reading(monkeypatch)
     layer = get_channel_layer()
     assert layer is not None
     view = SeatView(game_id=game.pk, seat=2, version=1, json='{"seat":2,"sent":"with the poke"}')
@@ -411,7 +411,7 @@ async def test_a_view_carried_by_its_seats_poke_goes_out_without_reading_redis_o
 
     await layer.group_send(game_seat_group(game_id=game.pk, seat=2), poke)
 
-    assert await hero.receive_from() == view.frame()
+    assert await hero.receive_from(timeout=5) == view.frame()
     await hero.disconnect()
 
 
@@ -422,8 +422,8 @@ async def test_a_seats_view_is_kept_as_that_seats_whichever_socket_hears_it(
     socket of seat 3 (one that has just changed seats) is kept as seat 1's, never as seat 3's."""
     game, users = await sync_to_async(make_game)(3)
     zargon, hero = await connect(game, users[1]), await connect(game, users[3])
-    await zargon.receive_json_from()
-    await hero.receive_json_from()
+    await zargon.receive_json_from(timeout=5)
+    await hero.receive_json_from(timeout=5)
     layer = get_channel_layer()
     assert layer is not None
     secret = SeatView(game_id=game.pk, seat=1, version=0, json='{"seat":1,"monsters":"hidden"}')
@@ -447,7 +447,7 @@ async def test_a_socket_follows_its_users_seat_into_that_seats_group(
     game, users = await sync_to_async(make_game)(3)
     player = users[2]
     socket = await connect(game, player)
-    assert (await socket.receive_json_from())["view"]["seat"] == 2
+    assert (await socket.receive_json_from(timeout=5))["view"]["seat"] == 2
 
     def seat_2_for_seat_3() -> None:  # the player swaps seat 2 for seat 3
         Seat.objects.filter(room_id=game.room_id, number=3).update(user=None)
@@ -456,9 +456,9 @@ async def test_a_socket_follows_its_users_seat_into_that_seats_group(
         game_seats_changed(game_id=game.pk)
 
     await sync_to_async(seat_2_for_seat_3)()
-    assert (await socket.receive_json_from())["view"]["seat"] == 3
+    assert (await socket.receive_json_from(timeout=5))["view"]["seat"] == 3
     view_cache.clear()
-    await _frames_without_reading(monkeypatch)
+    _frames_without_reading(monkeypatch)
     layer = get_channel_layer()
     assert layer is not None
     old = SeatView(game_id=game.pk, seat=2, version=1, json='{"seat":2}')
@@ -468,7 +468,7 @@ async def test_a_socket_follows_its_users_seat_into_that_seats_group(
     await layer.group_send(game_seat_group(game_id=game.pk, seat=2), poke_with_view(changed, old))
     await layer.group_send(game_seat_group(game_id=game.pk, seat=3), poke_with_view(changed, new))
 
-    assert await socket.receive_from() == new.frame()
+    assert await socket.receive_from(timeout=5) == new.frame()
     assert await socket.receive_nothing()
     assert view_cache.get(game.pk, 2) is None  # no longer in seat 2's group
     await socket.disconnect()
