@@ -18,7 +18,7 @@ from apps.accounts.models import User
 from apps.core.realtime import game_seat_group
 from apps.games.heroquest import HeroQuest
 from apps.games.heroquest import engine as rules
-from apps.play import selectors
+from apps.play import consumers, selectors
 from apps.play.models import Game
 from apps.play.selectors import game_seat_view_encoded, game_view
 from apps.play.services import (
@@ -393,7 +393,7 @@ def _frames_without_reading(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the socket built its view")
 
     monkeypatch.setattr(shared_views, "aget", no_shared_read)
-    monkeypatch.setattr(selectors, "game_seat_view_for_socket", no_build)
+    monkeypatch.setattr(consumers, "game_seat_view_for_socket", no_build)
 
 
 async def test_a_view_carried_by_its_seats_poke_goes_out_without_reading_redis_or_the_game(
