@@ -695,22 +695,30 @@ async def idle_sockets_kib(
     of their games' views, shared by every socket of a seat), then over `count` more; and the
     database connections before and with them all open (a socket must not hold one)."""
 
+    async def open_socket(n: int) -> Any:
+        game = games[n % len(games)]
+        base = stack.bases[n % len(stack.bases)]
+        ws = await connect(
+            f"ws://{base}/ws/games/{game['game']}/",
+            origin=f"http://{base}",  # type: ignore[arg-type]
+            additional_headers={"Cookie": f"sessionid={game['watcher_session']}"},
+            max_size=None,
+        )
+        await ws.recv()
+        return ws
+
     async def open_sockets() -> list[Any]:
-        sockets = []
-        for n in range(count):
-            game = games[n % len(games)]
-            base = stack.bases[n % len(stack.bases)]
-            ws = await connect(
-                f"ws://{base}/ws/games/{game['game']}/",
-                origin=f"http://{base}",  # type: ignore[arg-type]
-                additional_headers={"Cookie": f"sessionid={game['watcher_session']}"},
-                max_size=None,
-            )
-            await ws.recv()
-            sockets.append(ws)
+        sockets = [await open_socket(n) for n in range(count)]
         await asyncio.sleep(1)
         return sockets
 
+    # A web process opens its pool (DB_POOL_MIN connections) at its first database use, and the
+    # processes share one port: the earlier steps may all have been served by one of them. A
+    # few sockets opened together and closed again reach each, so the count starts from the
+    # pools at rest.
+    for ws in await asyncio.gather(*(open_socket(n) for n in range(8 * len(stack.web_pids())))):
+        await ws.close()
+    await asyncio.sleep(1)
     connections_before = database_connections(database_url)
     before = rss_kib(stack.web_pids())
     first = await open_sockets()
