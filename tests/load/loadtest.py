@@ -19,9 +19,10 @@ stopped when it ends, and a watchdog ends it after `--timeout` seconds whatever 
    how many requests the web processes serve when no bot plays.
 
 Each game is driven by one bot thread through the public API (Bearer tokens) with a websocket
-watcher on Zargon's seat; `--root` serves another checkout (an older commit, for a before/after
-comparison) with this harness. Not part of `make test`; tests/load/test_loadtest_smoke.py runs a
-short one.
+watcher on Zargon's seat, the watchers in a process of their own (as browsers have their own
+CPUs). A POST's time ends as its answer arrives and a frame's as it arrives, neither decoded.
+`--root` serves another checkout (an older commit, for a before/after comparison) with this
+harness. Not part of `make test`; tests/load/test_loadtest_smoke.py runs a short one.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import asyncio
 import http.client
 import itertools
 import json
+import multiprocessing
 import os
 import re
 import signal
@@ -523,6 +525,37 @@ async def watch(
                 ready.set()
 
 
+def watch_games(
+    targets: list[tuple[str, int, str]], until: float, ready: Any, control: Any, results: Any
+) -> None:
+    """The watchers' own process: watch each (base, game, session) until `until`, or until every
+    game's last version (sent down `control` once the bots stop) is on its screen; then send back
+    what they saw. A process of their own, as each browser has its own CPU: under the bots'
+    threads in one interpreter, the one thread that read every frame waited its turn for the
+    interpreter lock after each, and the frames were stamped late for that."""
+    run = Run()
+
+    async def bots_done() -> None:
+        loop = asyncio.get_running_loop()
+        last_version = await loop.run_in_executor(None, control.recv)
+        run.last_version.update(last_version)
+        run.bots_done.set()
+
+    async def all_of_them() -> None:
+        done = asyncio.ensure_future(bots_done())
+        await asyncio.gather(
+            *(
+                watch(base, game, session, run, until, ready, len(targets))
+                for base, game, session in targets
+            ),
+            return_exceptions=True,
+        )
+        done.cancel()
+
+    asyncio.run(all_of_them())
+    results.send((run.frames, run.watchers_ready, dict(run.watchers_failed), run.slowest_connect))
+
+
 def timed_run(
     games: list[dict[str, Any]], stack: Stack, seconds: float, rate: float
 ) -> tuple[Run, float]:
@@ -530,37 +563,29 @@ def timed_run(
     until = time.monotonic() + seconds
     pace = len(games) / rate if rate else 0.0
 
-    ready = threading.Event()
     # The bots start once every watcher has its first frame; a watcher stops once it has shown
     # its game's last accepted action, or `FRAMES_WAIT` after the bots stopped (then whatever
-    # it has not shown counts as never shown).
+    # it has not shown counts as never shown). Frames are stamped in the watchers' process on
+    # this machine's one monotonic clock, the posts' in this one.
     watch_until = time.monotonic() + WATCHERS_CONNECT + seconds + FRAMES_WAIT
-
-    def watchers() -> None:
-        async def all_of_them() -> None:
-            await asyncio.gather(
-                *(
-                    watch(
-                        stack.bases[n % len(stack.bases)],
-                        g["game"],
-                        g["watcher_session"],
-                        run,
-                        watch_until,
-                        ready,
-                        len(games),
-                    )
-                    for n, g in enumerate(games)
-                ),
-                return_exceptions=True,
-            )
-
-        asyncio.run(all_of_them())
-
-    threads = [threading.Thread(target=watchers, daemon=True)]
-    threads[0].start()
+    processes = multiprocessing.get_context("spawn")
+    ready = processes.Event()
+    control, control_end = processes.Pipe()
+    results_end, results = processes.Pipe(duplex=False)
+    targets = [
+        (stack.bases[n % len(stack.bases)], g["game"], g["watcher_session"])
+        for n, g in enumerate(games)
+    ]
+    watchers = processes.Process(
+        target=watch_games,
+        args=(targets, watch_until, ready, control_end, results),
+        daemon=True,
+    )
+    watchers.start()
     ready.wait(timeout=WATCHERS_CONNECT)
     until = time.monotonic() + seconds
     started = time.monotonic()
+    threads = []
     for n, game in enumerate(games):
         base = stack.bases[n % len(stack.bases)]
         # Paced bots are spread evenly over the period: started together, they would send
@@ -582,18 +607,27 @@ def timed_run(
                 target=trivial_gets, args=(base, token, run, until, room, every), daemon=True
             )
         )
-    parts_before, machine_before = cpu_by_part(stack), machine_ticks()
-    for thread in threads[1:]:
+    harness = {os.getpid(), watchers.pid or 0}
+    parts_before, machine_before = cpu_by_part(stack, harness), machine_ticks()
+    for thread in threads:
         thread.start()
-    for thread in threads[1:]:
+    for thread in threads:
         thread.join(timeout=seconds + 60)
     elapsed = time.monotonic() - started
-    parts_after = cpu_by_part(stack)
+    parts_after = cpu_by_part(stack, harness)
     run.cpu_by_part = {k: v - parts_before.get(k, 0.0) for k, v in parts_after.items()}
     busy, total = (now - then for now, then in zip(machine_ticks(), machine_before, strict=True))
     run.machine_busy = busy / max(total, 1)
-    run.bots_done.set()
-    threads[0].join(timeout=WATCHERS_CONNECT + FRAMES_WAIT + 5)
+    with run.lock:
+        control.send(dict(run.last_version))
+    if results_end.poll(timeout=WATCHERS_CONNECT + FRAMES_WAIT + 5):
+        run.frames, run.watchers_ready, failed, run.slowest_connect = results_end.recv()
+        run.watchers_failed.update(failed)
+    else:
+        run.watchers_failed["no answer from the watchers' process"] += len(games)
+    watchers.join(timeout=5)
+    if watchers.is_alive():
+        watchers.kill()
     return run, elapsed
 
 
@@ -629,9 +663,10 @@ def reconnect_figures(stack: Stack, info: dict[str, Any]) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in figures.items()}
 
 
-def cpu_by_part(stack: Stack) -> dict[str, float]:
+def cpu_by_part(stack: Stack, harness: set[int] | None = None) -> dict[str, float]:
     """Every process's CPU so far, summed by the part of the site it is (this harness, with its
-    bots and watchers, is one: it shares the machine)."""
+    bots and its watchers' process, `harness`, is one: it shares the machine)."""
+    harness = harness or {os.getpid()}
     web = set(stack.web_pids())
     worker = {stack.processes[-1].pid} if stack.processes else set()
     parts: dict[str, float] = {}
@@ -649,7 +684,7 @@ def cpu_by_part(stack: Stack) -> dict[str, float]:
                 part = "database"
             elif name.startswith("redis"):
                 part = "redis"
-            elif pid == os.getpid():
+            elif pid in harness:
                 part = "harness"
             else:
                 continue
