@@ -38,7 +38,7 @@ from apps.play.table import game_pause, game_resume, game_spectators_set
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby for players; the welcome page for visitors."""
     if not request.user.is_authenticated:
-        return render(request, "home.html")
+        return render(request, "home.html", {"rules": rules_links()})
     assert isinstance(request.user, User)
     context = {"lobby": lobby_for(user=request.user), "rules": rules_links()}
     return render(request, "play/lobby.html", context)

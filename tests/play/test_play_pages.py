@@ -4,10 +4,12 @@ import json
 
 import pytest
 from django.test import Client, RequestFactory
+from django.urls import reverse
 from django.views.defaults import server_error
 
 from apps.games.heroquest import engine as rules
 from apps.games.heroquest.engine.questfile import parse_quest_text
+from apps.games.registry import game_faces
 from apps.play.models import Game
 from apps.play.selectors import game_view
 from apps.play.services import quest_apply_action
@@ -24,6 +26,15 @@ def test_visitors_see_the_welcome_page(client: Client) -> None:
     response = client.get("/")
     assert response.status_code == 200
     assert response.templates[0].name == "home.html"
+
+
+def test_the_welcome_page_offers_every_game_on_the_site_with_its_rules(client: Client) -> None:
+    page = client.get("/").content.decode()
+
+    for face in game_faces():
+        assert face.name in page
+        assert reverse("play:rules_game", args=[face.slug]) in page
+    assert "HeroQuest by web" not in page  # the site's title names no one game
 
 
 def test_the_lobby_lists_open_rooms_with_free_seats(make_room: RoomMaker) -> None:
