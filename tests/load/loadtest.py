@@ -57,9 +57,9 @@ import redis
 from websockets.asyncio.client import connect
 
 from config.collector import collector_tune_for_serving
+from tests.load.bots import GAME_NAMES, GAMES, LoadBot, load_bot
 from tests.load.setup_games import run_setup
 from tests.load.webprofile import profile_collect, profile_report, profile_start
-from tests.play.bot import Bot
 
 HERE = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/ashen_vault_loadtest"
@@ -361,7 +361,8 @@ def drive_game(
     bot goes on from a fresh view; nothing it gets back stops the run.
     """
     apis = {int(seat): Api(base, token) for seat, token in game["tokens"].items()}
-    bots = {seat: Bot(seed=game["game"] * 10 + seat, randomness=0.1) for seat in apis}
+    kind = game.get("kind", "heroquest")
+    bots = {seat: load_bot(kind, seed=game["game"] * 10 + seat) for seat in apis}
     path = f"/api/games/{game['game']}"
     seat = 1
     view = fetch_view(apis[seat], path, run, until)
@@ -376,7 +377,7 @@ def drive_game(
 
 def play(
     apis: dict[int, Api],
-    bots: dict[int, Bot],
+    bots: dict[int, LoadBot],
     path: str,
     view: dict[str, Any] | None,
     run: Run,
@@ -942,6 +943,7 @@ def machine_speed() -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--game", choices=GAMES, default="heroquest", help="the game played")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=30)
     # Issue 25's paced target: screens within 100 ms at 100 actions/s.
@@ -983,10 +985,13 @@ def main(argv: list[str] | None = None) -> int:
     manage(args, env, "migrate", "--noinput")
     manage(args, env, "load_quests")
     request = {"games": args.games, "seats": args.seats, "long_events": args.long_events}
+    if args.game != "heroquest":  # an older checkout's setup knows HeroQuest only
+        request["game"] = args.game
     data = run_setup(sys.executable, str(args.root), env, request)
-    games = data["games"]
+    games = [game | {"kind": args.game} for game in data["games"]]
     print(
-        f"setup: {len(games)} games of {args.seats} seats, long game of "
+        f"setup: {len(games)} games of {GAME_NAMES[args.game]}, {args.seats} seats each; "
+        "long game of "
         f"{data['reconnect']['long']['events']} events ({data['setup_total_seconds']} s)"
     )
 

@@ -52,11 +52,15 @@ def session_for(u):
 
 def game(seats, seed):
     users = {n: user() for n in range(1, seats + 1)}
-    room = rooms.room_create(host=users[1], name=f"load {seed}", seat_count=seats)
+    kind = {} if GAME == "heroquest" else {"game": GAME}  # an older checkout: HeroQuest's only
+    room = rooms.room_create(host=users[1], name=f"load {seed}", seat_count=seats, **kind)
     for n, u in users.items():
         rooms.room_seat_take(room_id=room.pk, user=u, number=n)
     g = services.game_launch(room_id=room.pk, user=users[1], seed=seed)
     return g, users
+
+
+GAME = request.get("game", "heroquest")
 
 
 def state_of(g):
@@ -64,26 +68,41 @@ def state_of(g):
     return rules.State.from_json(g.state, rules.load_quest(g.quest_slug))
 
 
-def end_turns_until(g, events):
-    # Heroes end their turns and Zargon ends the phase: a game that never ends, whose log
-    # grows by a few events per action.
-    while True:
+def to_move_and_legal(g):
+    # The seat to move (None: the game is over), its legal actions and how far the log is:
+    # through HeroQuest's engine, as older checkouts allow, or through any game's face.
+    if GAME == "heroquest":
         s = state_of(g)
-        if s.seq >= events:
-            return
         seat = rules.seats_to_move(s)[0]
-        legal = [rules.action_to_json(a) for a in rules.legal_actions(s, seat)]
-        ends = [a for a in legal if a["type"] in ("end_turn", "end_phase", "end_activation")]
+        return seat, [rules.action_to_json(a) for a in rules.legal_actions(s, seat)], s.seq
+    from apps.play.selectors import game_face_of, game_state
+    g.refresh_from_db()
+    face, s = game_face_of(g), game_state(game=g)
+    seats = face.seats_to_move(s)
+    if not seats:
+        return None, [], g.last_seq
+    return seats[0], face.legal_actions(s, seats[0]), g.last_seq
+
+
+ENDS = ("end_turn", "end_phase", "end_activation")
+
+
+def end_turns_until(g, events):
+    # The seats end their turns (HeroQuest's Zargon the phase): a game whose log grows by a few
+    # events per action, and never ends in HeroQuest (Legend of Zagor's ends after its rounds).
+    while True:
+        seat, legal, seq = to_move_and_legal(g)
+        if seat is None or seq >= events:
+            return
+        ends = [a for a in legal if a["type"] in ENDS]
         action = ends[0] if ends else legal[0]
         services.quest_apply_action(game_id=g.pk, seat=seat, action=action,
                                 expected_version=g.version, key=f"e{g.version}")
 
 
 def statements(g, users):
-    s = state_of(g)
-    seat = rules.seats_to_move(s)[0]
-    legal = [rules.action_to_json(a) for a in rules.legal_actions(s, seat)]
-    keep = [a for a in legal if a["type"] not in ("end_turn", "end_phase", "end_activation")]
+    seat, legal, _ = to_move_and_legal(g)
+    keep = [a for a in legal if a["type"] not in ENDS]
     action = (keep or legal)[0]
     with CaptureQueriesContext(connection) as q:
         services.game_action_submit(game_id=g.pk, user=users[seat], action=action,

@@ -60,7 +60,7 @@ def site() -> Iterator[tuple[str, type[Site]]]:
 
 
 class EndTurnBot:
-    def __init__(self, seed: int, randomness: float) -> None:
+    def __init__(self, game: str, seed: int) -> None:
         pass
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def test_posts_answered_with_an_html_503_are_counted_as_503_not_accepted(
     site: tuple[str, type[Site]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     base, _ = site
-    monkeypatch.setattr(loadtest, "Bot", EndTurnBot)
+    monkeypatch.setattr(loadtest, "load_bot", EndTurnBot)
     run = Run()
 
     drive_game(GAME, base, run, until=time.monotonic() + 0.5, pace=0)
@@ -102,7 +102,7 @@ def test_a_view_answered_with_an_html_502_is_counted_and_asked_again(
 ) -> None:
     base, handler = site
     handler.broken = True
-    monkeypatch.setattr(loadtest, "Bot", EndTurnBot)
+    monkeypatch.setattr(loadtest, "load_bot", EndTurnBot)
     run = Run()
 
     drive_game(GAME, base, run, until=time.monotonic() + 0.5, pace=0)
