@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Django's request handling and middleware", ("django/core/handlers",)),
     ("authentication (tokens, sessions)", ("token_authenticate", "contrib/auth/middleware")),
     ("the action view (POST .../actions)", ("api.py:", "actions (apps/play/api.py")),
-    ("the game engine (apply, legal actions)", ("/engine/engine.py", "apps/games/zagor/rules")),
+    ("the game engine (apply, legal actions)", ("/engine/engine.py", "apps/games/zagor/engine.py")),
     ("seat views for sockets (found or built)", ("game_seat_view_for_socket", "_encoded (")),
     ("seat views built (engine and JSON)", ("seat_view_of_state",)),
     ("JSON: the state decoded and encoded", ("(json/", "json_text", "from_json", "to_json")),

@@ -1,7 +1,8 @@
 """Benchmark the Zagor engine: `python -m apps.games.zagor.bench [--games N] [--states N]`.
 
 Prints full goal-seeking games per second of the full game, and median / p99 of legal_actions,
-apply and seat_view over mid-game states of every tale.
+apply, seat_view and state_to_json (what is stored after each action) over mid-game states of
+every tale.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from .engine import apply, legal_actions, seats_to_move
 from .playout import goal_policy, playout, random_policy
 from .scenarios import SLUGS
-from .state import State
+from .state import State, state_to_json
 from .views import seat_view
 
 Json = dict[str, Any]
@@ -80,6 +81,7 @@ def main() -> None:
     report("legal_actions", timings(lambda s, seat, a: legal_actions(s, seat), states))
     report("apply", timings(lambda s, seat, a: apply(s, seat, a), states))
     report("seat_view", timings(lambda s, seat, a: seat_view(s, seat), states))
+    report("state_to_json", timings(lambda s, seat, a: state_to_json(s), states))
 
 
 if __name__ == "__main__":

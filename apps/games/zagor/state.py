@@ -8,7 +8,7 @@ neither says anything about a hidden thing's content.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .board import board
@@ -187,7 +187,8 @@ class State:
     seq: int = 0
 
     def copy(self) -> State:
-        return copy.deepcopy(self)
+        copied: State = _copied(self)
+        return copied
 
     def hero_at(self, space: str) -> Hero | None:
         for h in self.heroes.values():
@@ -210,7 +211,48 @@ class State:
 
 
 def state_to_json(s: State) -> dict[str, Any]:
-    return asdict(s)
+    data: dict[str, Any] = _plain(s)
+    return data
+
+
+# The state is made of these dataclasses, lists, dicts with text keys and plain values alone, so it
+# is walked by hand: `dataclasses.asdict` and `copy.deepcopy` handle any object and, run after
+# every action, cost as much as the action itself (`make bench`: state_to_json, apply).
+_PLAIN_TYPES = (str, int, bool, float, type(None))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
+def _plain(value: Any) -> Any:
+    """`value` as JSON's values: each dataclass a dict of its fields, lists and dicts copied."""
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+        return value
+    if kind is list:
+        return [_plain(v) for v in value]
+    if kind is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    return {name: _plain(getattr(value, name)) for name in _field_names(kind)}
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of `value`, its dataclasses copied field by field."""
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+        return value
+    if kind is list:
+        return [_copied(v) for v in value]
+    if kind is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    twin = object.__new__(kind)
+    twin.__dict__.update({name: _copied(getattr(value, name)) for name in _field_names(kind)})
+    return twin
 
 
 def _opt(cls: Any, data: Any) -> Any:

@@ -161,6 +161,21 @@ def test_state_round_trips_through_json():
     assert back == s
 
 
+def test_a_copied_state_shares_nothing_with_its_original():
+    s = started(4)
+    copied = s.copy()
+    hero = copied.heroes[copied.order[0]]
+    hero.items.append("Magic Sword")
+    hero.known["a1"] = "dragon"
+    copied.tiles[next(iter(copied.tiles))].revealed = True
+    copied.turn.moves.append(3)
+    copied.deck.pop()
+
+    assert copied != s
+    assert GAME.state_to_json(s) == GAME.state_to_json(started(4))
+    assert type(copied.turn) is type(s.turn) and copied.turn is not s.turn
+
+
 def test_outcome_words_and_texts():
     assert GAME.outcome_text("hero:dwarf") == "Stubble the Dwarf won."
     assert "round limit" in GAME.outcome_text("zagor")
