@@ -5,6 +5,7 @@ tests/browser/test_table_live.py:
     python -m tests.browser.table_setup deliver    # deliver the outbox (the test has no worker)
     python -m tests.browser.table_setup notify bo GAME  # a turn notice about the game, delivered
     python -m tests.browser.table_setup win GAME   # the last hero escapes: the heroes win
+    python -m tests.browser.table_setup open_room bo  # bo opens a Legend of Zagor room, seat 1
 
 Each prints one JSON line.
 """
@@ -91,6 +92,22 @@ def win(game_id: int) -> dict[str, object]:
     return {"outcome": game.outcome}
 
 
+def open_room(username: str) -> dict[str, object]:
+    """A room of Legend of Zagor with a long name, its host in seat 1 and three seats free."""
+    from apps.accounts.models import User
+    from apps.rooms.services import room_create, room_seat_take
+
+    host = User.objects.get(username=username)
+    room = room_create(
+        host=host,
+        name="The Firetop Mountain fellowship of the long summer evenings",
+        seat_count=4,
+        game="zagor",
+    )
+    room_seat_take(room_id=room.pk, user=host, number=1)
+    return {"room": room.pk}
+
+
 def main(command: str, *args: str) -> None:
     import django
 
@@ -99,6 +116,8 @@ def main(command: str, *args: str) -> None:
         out = start()
     elif command == "deliver":
         out = deliver()
+    elif command == "open_room":
+        out = open_room(args[0])
     elif command == "notify":
         out = notify(args[0], int(args[1]))
     else:
