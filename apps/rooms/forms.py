@@ -199,6 +199,10 @@ class RoomCreateForm(forms.Form):
         self.fields[
             "turn_time_limit"
         ].help_text = f"At least 5 minutes; empty: no limit. {face.timeout_rule()}"
+        for name in ("bank_initial", "bank_increment", "bank_cap"):
+            # Shown by the page only while the bank clock is chosen (the server ignores them
+            # otherwise, see clean); the rest of the form reads better without them.
+            self.fields[name].shown_when = ("clock", Room.Clock.BANK)  # type: ignore[attr-defined]
         if face.ai_seat is not None:
             person, ai = face.ai_seat_choices
             self.fields["ai_seat"] = forms.TypedChoiceField(

@@ -91,9 +91,13 @@ class ZagorFace:
 
     def option_specs(self) -> list[OptionSpec]:
         # The round limit is kept by the tale when left out; the API takes any 5..200.
-        own = ("", "The tale's own (Orb 30, Spectre 40, the full game 60)")
+        # The choices stay short: a phone's select shows one line of its choice.
+        own = ("", "The tale's own")
         choices = (own, *((str(n), f"{n} rounds") for n in (20, 30, 40, 60, 80)))
-        return [OptionSpec("round_limit", "Round limit", None, choices, numeric=True)]
+        help_text = "The tale's own: 30 rounds for the Orb, 40 the Spectre, 60 the full game."
+        return [
+            OptionSpec("round_limit", "Round limit", None, choices, help=help_text, numeric=True)
+        ]
 
     def option_defaults(self) -> Json:
         return {"round_limit": None}
