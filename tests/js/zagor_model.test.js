@@ -17,6 +17,7 @@ import {
   linksOf,
   mergeReplayView,
   outcomeText,
+  scoreText,
   placeSpaces,
   repeatLine,
   spaceLabel,
@@ -214,6 +215,12 @@ test("a phone first shows the level of the seat's own hero on its turn, else the
   const theirs = view([], { turn: { ...v.turn, hero: "dwarf", seat: 2 } });
   assert.equal(focusLevel(theirs), 2);
   assert.equal(focusLevel({ ...theirs, me: null }), 2);
+});
+
+test("the score reads as fights won minus rooms avoided, in the singular where it is one", () => {
+  const hero = { ...view().heroes[0], fights_won: 0, rooms_avoided: 1, score: -1 };
+  assert.equal(scoreText(hero), "-1 (0 fights won minus 1 room avoided)");
+  assert.equal(scoreText({ ...hero, fights_won: 1, rooms_avoided: 2, score: -1 }), "-1 (1 fight won minus 2 rooms avoided)");
 });
 
 test("the outcome, the surrender choices, word wrapping and replay steps", () => {
