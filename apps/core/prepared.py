@@ -81,14 +81,18 @@ def _selected(compiler: SQLCompiler) -> list[Any]:
 
 
 class PreparedQuery(Generic[M]):
-    """`build(**values)` -> a queryset of one model; `first(**values)` runs it prepared.
+    """`build(**values)` -> a queryset of one model; `first(**values)` runs it prepared, or
+    `all(**values)` for a query made with `many=True` (compiled without `first`'s LIMIT 1).
 
     `placeholders` gives each value a stand-in that appears nowhere else in the SQL's parameters
     (a negative id, a key no client can send): its positions are where the real values go.
     """
 
-    def __init__(self, build: Callable[..., QuerySet[M]], **placeholders: Any) -> None:
+    def __init__(
+        self, build: Callable[..., QuerySet[M]], *, many: bool = False, **placeholders: Any
+    ) -> None:
         self._build = build
+        self._many = many
         self._placeholders = placeholders
         self._compiled: dict[str, _Compiled[M]] = {}
         # Per connection (one a thread), gone with it: nothing kept refers to it.
@@ -97,6 +101,18 @@ class PreparedQuery(Generic[M]):
 
     def first(self, *, using: str = "default", **values: Any) -> M | None:
         """The first row for these values, as `build(**values).first()` would give it."""
+        if self._many:
+            raise PreparationError("A query prepared with many=True gives all its rows.")
+        rows = self._rows(using, values, many=False)
+        return self._instance(rows[0], using) if rows else None
+
+    def all(self, *, using: str = "default", **values: Any) -> list[M]:
+        """Every row for these values, as `list(build(**values))` would give them."""
+        if not self._many:
+            raise PreparationError("A query prepared for `first` gives one row: use many=True.")
+        return [self._instance(row, using) for row in self._rows(using, values, many=True)]
+
+    def _rows(self, using: str, values: dict[str, Any], *, many: bool) -> list[tuple[Any, ...]]:
         compiled = self._compiled_for(using)
         if compiled.locks and not connections[using].in_atomic_block:
             # What QuerySet.select_for_update checks: a lock outside a transaction is no lock.
@@ -108,9 +124,15 @@ class PreparedQuery(Generic[M]):
         ]
         with connections[using].cursor() as cursor:
             cursor.execute(compiled.sql, params)
+            if many:
+                return cursor.fetchall()
             row = cursor.fetchone()
-        if row is None:
-            return None
+            return [] if row is None else [row]
+
+    def _instance(self, row: tuple[Any, ...], using: str) -> M:
+        """The model instance of `row`, its related objects and annotations set, as Django's
+        ModelIterable builds it."""
+        compiled = self._compiled_for(using)
         connection = connections[using]
         converted = _converted(row, self._converters_for(compiled, connection), connection)
         obj = compiled.model.from_db(
@@ -144,7 +166,8 @@ class PreparedQuery(Generic[M]):
         return compiled
 
     def _prepare(self, using: str) -> _Compiled[M]:
-        queryset = self._build(**self._placeholders)[:1]
+        built = self._build(**self._placeholders)
+        queryset = built if self._many else built[:1]
         compiler = queryset.query.get_compiler(using=using)
         # Django refuses to compile a locking query outside a transaction; `first` checks that.
         with transaction.atomic(using=using, savepoint=False):

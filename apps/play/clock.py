@@ -21,9 +21,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import QuerySet
+
 from apps.accounts.models import User
+from apps.core.prepared import PreparedQuery
 from apps.play.models import Game
-from apps.rooms.models import Room
+from apps.rooms.models import Room, Seat
 
 
 @dataclass(frozen=True)
@@ -131,13 +134,18 @@ def clock_restart(*, game: Game, now: datetime, actor: Any = None) -> list[str]:
     return fields
 
 
+def _taken_seats(room_id: int) -> QuerySet[Seat]:
+    return Seat.objects.filter(room_id=room_id, user__isnull=False).select_related("user")
+
+
+# Asked on every change of turn (its notices and clock): compiled once, not on each action.
+_TAKEN_SEATS = PreparedQuery(_taken_seats, many=True, room_id=-7)
+
+
 def seat_users(game: Game) -> dict[int, User]:
     """Who holds each taken seat (an empty seat, e.g. the AI's, has no key)."""
-    return {
-        seat.number: seat.user
-        for seat in game.room.seats.select_related("user")
-        if seat.user is not None
-    }
+    seats = _TAKEN_SEATS.all(room_id=game.room_id)
+    return {seat.number: seat.user for seat in seats if seat.user is not None}
 
 
 def game_clock(game: Game, users: dict[int, User]) -> TurnClock | None:

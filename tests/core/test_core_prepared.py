@@ -143,3 +143,36 @@ def test_each_thread_converts_its_rows_on_its_own_connection(
     assert [label for r in found if (label := getattr(r, "label", None))] == ["x", "y"]
     assert len(calls) == 3 and all(on is own for on, own in calls)
     assert calls[0][0] is not calls[1][0]  # the other thread's connection, not this one's
+
+
+def taken_seats(*, room_id: int) -> QuerySet[Seat]:
+    return Seat.objects.filter(room_id=room_id, user__isnull=False).select_related("user")
+
+
+def test_a_query_prepared_for_many_rows_gives_every_row_the_queryset_gives(
+    room_and_players: RoomAndPlayers,
+) -> None:
+    room, host, _ = room_and_players
+    room_seat_take(room_id=room.pk, user=host, number=3)
+    seats = PreparedQuery(taken_seats, many=True, room_id=-21)
+    seats.all(room_id=room.pk)  # compiled
+
+    with CaptureQueriesContext(connection) as queries:
+        prepared = seats.all(room_id=room.pk)
+        holders = [(seat.number, seat.user.username) for seat in prepared if seat.user]
+    queryset = taken_seats(room_id=room.pk)
+    plain = [(seat.number, seat.user.username) for seat in queryset if seat.user]
+
+    assert holders == plain == [(2, "guest"), (3, "host")]
+    assert len(queries) == 1  # the users came in the same statement
+    assert seats.all(room_id=room.pk + 1000) == []
+
+
+def test_a_prepared_query_gives_its_rows_only_the_way_it_was_prepared(
+    room_and_players: RoomAndPlayers,
+) -> None:
+    room, _, _ = room_and_players
+    with pytest.raises(PreparationError, match="many=True"):
+        PreparedQuery(taken_seats, room_id=-22).all(room_id=room.pk)
+    with pytest.raises(PreparationError, match="all its rows"):
+        PreparedQuery(taken_seats, many=True, room_id=-23).first(room_id=room.pk)
