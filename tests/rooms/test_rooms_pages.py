@@ -7,6 +7,7 @@ from django.urls import reverse
 from apps.accounts.models import User
 from apps.play.models import Game
 from apps.quests.models import QuestDefinition
+from apps.quests.services import quest_sync_shipped
 from apps.rooms import services
 from apps.rooms.models import Room
 from tests.conftest import make_user
@@ -77,6 +78,18 @@ def test_bad_create_input_shows_errors_and_keeps_what_was_typed(
 # the room page
 
 
+def test_a_zagor_room_names_each_seats_hero_as_the_game_page_does(
+    host_client: Client, host: User
+) -> None:
+    quest_sync_shipped()
+    room = services.room_create(host=host, name="Orb night", seat_count=4, game="zagor")
+
+    content = host_client.get(detail_url(room)).content.decode()
+
+    for name in ("Anvar the Barbarian", "Stubble the Dwarf", "Braxus the Warrior", "Sallazar"):
+        assert name in content
+
+
 def test_room_page_shows_seats_roles_and_invite_link(
     host_client: Client, room: Room, alice: User
 ) -> None:
@@ -87,8 +100,8 @@ def test_room_page_shows_seats_roles_and_invite_link(
     content = response.content.decode()
     assert response.status_code == 200
     assert "Zargon" in content
-    assert "Barbarian, Dwarf" in content
-    assert "Elf, Wizard" in content
+    assert "Barbarian &amp; Dwarf" in content
+    assert "Elf &amp; Wizard" in content
     assert "alice" in content
     assert f"/rooms/join/{room.invite_code}" in content
     assert take_url(room, 1) in content
