@@ -1,14 +1,16 @@
 """The action path alone, in one process, on PostgreSQL and Redis: where an action's time goes.
 
-    python -m tests.load.actionbench [--games 10] [--actions 600] [--profile] [--root DIR]
+    python -m tests.load.actionbench [--game zagor] [--games 10] [--actions 600] [--profile]
+        [--root DIR]
 
 `make loadtest` measures the whole stack under load; this measures what one accepted action
 costs the web process that serves it, without the noise of the other processes: bots play
-`--games` games round-robin through the public API (Django's test client: middleware, Bearer
-token, the action service, the JSON answer) and it prints the milliseconds and SQL statements
-per action (all of them, turn changes included), plus what a watching socket pays to rebuild
-Zargon's view of each new version. `--profile` adds cProfile's top functions. `--root` runs
-another checkout (an older commit) with the same bots, for a before/after comparison in one go:
+`--games` games of `--game` (HeroQuest by default) round-robin through the public API (Django's
+test client: middleware, Bearer token, the action service, the JSON answer) and it prints the
+milliseconds and SQL statements per action (all of them, turn changes included), plus what a
+watching socket pays to rebuild seat 1's view (HeroQuest's Zargon) of each new version.
+`--profile` adds cProfile's top functions. `--root` runs another checkout (an older commit) with
+the same bots, for a before/after comparison in one go:
 
     python -m tests.load.actionbench --root /tmp/old && python -m tests.load.actionbench
 
@@ -26,6 +28,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.load.bots import GAMES
 from tests.load.loadtest import (
     DEFAULT_DATABASE,
     DEFAULT_REDIS,
@@ -48,23 +51,30 @@ from apps.play import services
 from apps.play.selectors import game_seat_view_encoded
 from apps.play.view_cache import seat_view_forget
 from apps.rooms import services as rooms
-from tests.play.bot import Bot
 
 request = json.loads(sys.argv[1])
+GAME = request.get("game", "heroquest")
+try:
+    from tests.load.bots import load_bot
+except ImportError:  # an older checkout: HeroQuest's bots alone
+    from tests.play.bot import Bot
+    load_bot = lambda game, seed: Bot(seed=seed, randomness=0.1)
+kind = {} if GAME == "heroquest" else {"game": GAME}
 games = []
 for n in range(request["games"]):
     users = {}
     for seat in range(1, request["seats"] + 1):
         name = f"bench{n}_{seat}"
         users[seat] = User.objects.create_user(username=name, email=f"{name}@example.com")
-    room = rooms.room_create(host=users[1], name=f"bench {n}", seat_count=request["seats"])
+    room = rooms.room_create(host=users[1], name=f"bench {n}", seat_count=request["seats"],
+                             **kind)
     for seat, user in users.items():
         rooms.room_seat_take(room_id=room.pk, user=user, number=seat)
     game = services.game_launch(room_id=room.pk, user=users[1], seed=500 + n)
     clients = {}
     for seat, user in users.items():
         clients[seat] = Client(HTTP_AUTHORIZATION=f"Bearer {token_issue(user=user)}")
-    bots = {seat: Bot(seed=n * 10 + seat, randomness=0.1) for seat in users}
+    bots = {seat: load_bot(GAME, seed=n * 10 + seat) for seat in users}
     view = clients[1].get(f"/api/games/{game.pk}/view").json()
     games.append({"id": game.pk, "clients": clients, "bots": bots, "view": view, "seat": 1})
 
@@ -137,6 +147,7 @@ if profiler:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--game", choices=GAMES, default="heroquest", help="the game played")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--actions", type=int, default=600)
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")

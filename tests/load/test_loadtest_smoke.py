@@ -1,4 +1,5 @@
-"""A short run of `make loadtest` (tests/load/loadtest.py): the whole harness works end to end.
+"""A short run of `make loadtest` (tests/load/loadtest.py): the whole harness works end to end,
+for each game its bots play.
 
 It starts the production-like stack on this machine's PostgreSQL and Redis, in a database of its
 own named after the test database, plays a few games for a few seconds and prints every figure.
@@ -16,9 +17,15 @@ from tests.servers import ROOT, shared_database_url
 pytestmark = [pytest.mark.load, pytest.mark.postgres, pytest.mark.redis]
 
 
-def test_a_short_load_test_runs_and_prints_every_figure(postgres: None, redis_url: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "name"), [("heroquest", "HeroQuest"), ("zagor", "Legend of Zagor")]
+)
+def test_a_short_load_test_runs_and_prints_every_figure(
+    postgres: None, redis_url: str, game: str, name: str
+) -> None:
     database = shared_database_url().rsplit("/", 1)[0] + f"/{connection.settings_dict['NAME']}_load"
-    options = ["--games", "3", "--seconds", "4", "--paced-rate", "3", "--long-events", "40"]
+    options = ["--game", game, "--games", "3", "--seconds", "4", "--paced-rate", "3"]
+    options += ["--long-events", "40"]
     options += ["--idle-sockets", "10", "--get-seconds", "2"]
     options += ["--database-url", database, "--redis-url", redis_url]
     done = subprocess.run(
@@ -31,6 +38,7 @@ def test_a_short_load_test_runs_and_prints_every_figure(postgres: None, redis_ur
 
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     for figure in (
+        f"setup: 3 games of {name}, 3 seats each",
         "this machine's speed:",
         "this machine's speed after:",
         "SQL statements per action:",
