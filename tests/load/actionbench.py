@@ -33,6 +33,7 @@ from tests.load.loadtest import (
     DEFAULT_DATABASE,
     DEFAULT_REDIS,
     HERE,
+    flush_redis,
     manage,
     recreate_database,
     stack_env,
@@ -60,6 +61,14 @@ except ImportError:  # an older checkout: HeroQuest's bots alone
     from tests.play.bot import Bot
     load_bot = lambda game, seed: Bot(seed=seed, randomness=0.1)
 kind = {} if GAME == "heroquest" else {"game": GAME}
+
+
+def view_of(client, game_id):
+    answer = client.get(f"/api/games/{game_id}/view")
+    assert answer.status_code == 200, (answer.status_code, answer.content[:300])
+    return answer.json()
+
+
 games = []
 for n in range(request["games"]):
     users = {}
@@ -75,7 +84,7 @@ for n in range(request["games"]):
     for seat, user in users.items():
         clients[seat] = Client(HTTP_AUTHORIZATION=f"Bearer {token_issue(user=user)}")
     bots = {seat: load_bot(GAME, seed=n * 10 + seat) for seat in users}
-    view = clients[1].get(f"/api/games/{game.pk}/view").json()
+    view = view_of(clients[1], game.pk)
     games.append({"id": game.pk, "clients": clients, "bots": bots, "view": view, "seat": 1})
 
 
@@ -83,7 +92,7 @@ def next_view(g):
     seat = g["view"]["turn"]["seat"]
     if seat and seat != g["seat"]:
         g["seat"] = seat
-        g["view"] = g["clients"][seat].get(f"/api/games/{g['id']}/view").json()
+        g["view"] = view_of(g["clients"][seat], g["id"])
 
 
 times, statements, rebuilds, refused = [], [], [], 0
@@ -109,7 +118,7 @@ while done < request["actions"]:
                 profiler.disable()
         if answer.status_code != 200:
             refused += 1
-            g["view"] = client.get(f"/api/games/{g['id']}/view").json()
+            g["view"] = view_of(client, g["id"])
             continue
         times.append(took)
         statements.append(len([q for q in queries.captured_queries
@@ -161,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
 
     env = stack_env(args) | {"ALLOWED_HOSTS": "testserver", "PYTHONPATH": f"{args.root}:{HERE}"}
     recreate_database(args.database_url)
+    flush_redis(args.redis_url)  # an earlier run's rate-limit counters refuse its rooms otherwise
     manage(args, env, "migrate", "--noinput")
     manage(args, env, "load_quests")
     request = vars(args) | {"database_url": None, "redis_url": None}
