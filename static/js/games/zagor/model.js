@@ -303,14 +303,14 @@ export function levelsWithMoves(/** @type {ZagorView} */ view, /** @type {Map<st
   return out;
 }
 
-/** The outcome in words, or "" while the game runs. */
-// The voice's score (rules 13.3): fights won minus rooms avoided, so it may fall below 0.
+/** The voice's score in words (rules 13.3): fights won minus rooms avoided, so it may fall below 0. */
 export function scoreText(/** @type {Hero} */ hero) {
   const fights = `${hero.fights_won} fight${hero.fights_won === 1 ? "" : "s"} won`;
   const rooms = `${hero.rooms_avoided} room${hero.rooms_avoided === 1 ? "" : "s"} avoided`;
   return `${hero.score} (${fights} minus ${rooms})`;
 }
 
+/** The outcome in words, or "" while the game runs. */
 export function outcomeText(/** @type {ZagorView} */ view) {
   const outcome = view.outcome;
   if (!outcome) return "";
