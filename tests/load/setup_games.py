@@ -30,6 +30,7 @@ from apps.quests.models import QuestDefinition
 from apps.rooms import services as rooms
 
 request = json.loads(sys.stdin.read())
+GAME = request.get("game", "heroquest")
 quest = QuestDefinition.objects.get(slug="ashen_vault")
 out = {"games": []}
 count = [0]
@@ -61,8 +62,6 @@ def game(seats, seed, options=None):
     g = services.game_launch(room_id=room.pk, user=users[1], seed=seed)
     return g, users
 
-
-GAME = request.get("game", "heroquest")
 
 
 def state_of(g):
