@@ -8,8 +8,10 @@ neither says anything about a hidden thing's content.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
+
+from apps.games.fields import field_names
 
 from .board import board
 from .data import CHEST_LIMIT, CHEST_LIMIT_MULE, HERO_BY_ID
@@ -219,14 +221,6 @@ def state_to_json(s: State) -> dict[str, Any]:
 # is walked by hand: `dataclasses.asdict` and `copy.deepcopy` handle any object and, run after
 # every action, cost as much as the action itself (`make bench`: state_to_json, apply).
 _PLAIN_TYPES = (str, int, bool, float, type(None))
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
-    return names
 
 
 def _plain(value: Any) -> Any:
@@ -238,7 +232,7 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if kind is dict:
         return {k: _plain(v) for k, v in value.items()}
-    return {name: _plain(getattr(value, name)) for name in _field_names(kind)}
+    return {name: _plain(getattr(value, name)) for name in field_names(kind)}
 
 
 def _copied(value: Any) -> Any:
@@ -251,7 +245,7 @@ def _copied(value: Any) -> Any:
     if kind is dict:
         return {k: _copied(v) for k, v in value.items()}
     twin = object.__new__(kind)
-    twin.__dict__.update({name: _copied(getattr(value, name)) for name in _field_names(kind)})
+    twin.__dict__.update({name: _copied(getattr(value, name)) for name in field_names(kind)})
     return twin
 
 

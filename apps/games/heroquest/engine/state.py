@@ -7,8 +7,10 @@ ids heroes see (`m1`, `t1`, `d1`, `a1`, `f1`) are stored next to them once assig
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
+
+from apps.games.fields import field_names
 
 from .data import HERO_ORDER
 from .quest import Quest, Square
@@ -132,20 +134,9 @@ class Drop:
 _SQUARE_FIELDS = {"position", "square"}
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    # `fields()` builds its tuple anew at every call: a third of storing a state.
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
-    return names
-
-
 def _obj_json(obj: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name in _field_names(type(obj)):
+    for name in field_names(type(obj)):
         v = getattr(obj, name)
         if name in _SQUARE_FIELDS:
             v = sq_json(v)
