@@ -19,15 +19,19 @@ game open).
   open page). When they end, only the newest held message about a topic goes out, the older
   ones are superseded: one message per game, not a pile at breakfast.
 
-Pure functions of the row and the time, except the presence and device look-ups.
+Pure functions of the row and the time: what else a route asks (a live socket on the topic, a
+browser taking push) is read with the row, in the same statement (`with_facts`), and handed in.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from typing import TypedDict
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef, QuerySet
+from django_stubs_ext import WithAnnotations
 
 from apps.accounts.models import User
 from apps.accounts.services import user_zone
@@ -75,6 +79,27 @@ def user_is_present(*, user_id: int, topic: str, now: datetime) -> bool:
     ).exists()
 
 
+class Facts(TypedDict):
+    present: bool
+    pushable: bool
+
+
+def with_facts(
+    notifications: QuerySet[Notification], now: datetime
+) -> QuerySet[WithAnnotations[Notification, Facts]]:
+    """`notifications` each with what routing it asks beyond its row: `present`, a live socket
+    of its person on its topic at `now`, and `pushable`, a browser of theirs taking push.
+
+    One statement for a delivery that would otherwise take three: the deliverer runs once for
+    nearly every turn that passes."""
+    live_since = now - settings.NOTIFICATIONS_PRESENCE_TTL
+    sockets = Presence.objects.filter(
+        user_id=OuterRef("user_id"), topic=OuterRef("topic"), seen__gte=live_since
+    )
+    browsers = PushSubscription.objects.filter(user_id=OuterRef("user_id"))
+    return notifications.annotate(present=Exists(sockets), pushable=Exists(browsers))
+
+
 def email_choice(notification: Notification) -> str:
     """What the person's choices make of this notification by email (before quiet hours)."""
     user = notification.user
@@ -94,15 +119,14 @@ def email_choice(notification: Notification) -> str:
     return Status.NONE
 
 
-def push_choice(notification: Notification) -> str:
-    """What the person's choices make of this notification by web push (before quiet hours)."""
+def push_choice(notification: Notification, *, pushable: bool) -> str:
+    """What the person's choices make of this notification by web push (before quiet hours),
+    `pushable` if a browser of theirs takes push."""
     user = notification.user
     kind = notification.kind
     if kind not in PUSH_KINDS or (kind == Kind.REMINDER and not user.reminders):
         return Status.NONE
-    if not PushSubscription.objects.filter(user_id=user.pk).exists():
-        return Status.NONE
-    return Status.SENT
+    return Status.SENT if pushable else Status.NONE
 
 
 def _newer_about_the_same(notification: Notification) -> bool:
@@ -116,16 +140,16 @@ def _newer_about_the_same(notification: Notification) -> bool:
     )
 
 
-def route(notification: Notification, now: datetime) -> Route:
-    """Where `notification` goes at `now`. A channel already settled keeps its status."""
+def route(notification: Notification, now: datetime, *, present: bool, pushable: bool) -> Route:
+    """Where `notification` goes at `now`, `present` if its person has its topic open and
+    `pushable` if a browser of theirs takes push (`with_facts` reads both). A channel already
+    settled keeps its status."""
     user = notification.user
     first = notification.email_status in OPEN and notification.push_status in OPEN
     first = first and notification.held_until is None
     email, push = notification.email_status, notification.push_status
     gone = not user.is_active or notification.read
-    present = bool(notification.topic) and user_is_present(
-        user_id=user.pk, topic=notification.topic, now=now
-    )
+    present = bool(notification.topic) and present
     if gone or present:
         settled = Status.PRESENT if present and not gone else Status.NONE
         return Route(
@@ -136,7 +160,7 @@ def route(notification: Notification, now: datetime) -> Route:
     if email in OPEN:
         email = email_choice(notification)
     if push in OPEN:
-        push = push_choice(notification)
+        push = push_choice(notification, pushable=pushable)
     held = notification.held_until is not None
     if held and _newer_about_the_same(notification):  # a newer message carries the news
         email = Status.SUPERSEDED if email == Status.SENT else email

@@ -151,12 +151,17 @@ def notification_deliver(*, notification_id: int, now: datetime | None = None) -
     )
     if not claimed:
         return False
-    notification = Notification.objects.select_related("user").get(pk=notification_id)
-    route = router.route(notification, now)
-    _read_on_arrival(notification, now)
+    rows = router.with_facts(Notification.objects.select_related("user"), now)
+    notification = rows.get(pk=notification_id)
+    present = notification.present
+    route = router.route(notification, now, present=present, pushable=notification.pushable)
+    fields: dict[str, Any] = {}
+    if present and notification.topic and not notification.read:
+        # They are looking at the game (the page shows the turn itself): read as it arrives, so
+        # it neither raises the badge nor waits to be cleared.
+        notification.read = fields["read"] = True
     if route.live:
         _push(notification)
-    fields: dict[str, Any] = {}
     if route.push == Email.SENT:
         sent = notification_push(notification, url=absolute_url(notification.url))
         fields["push_status"] = Email.SENT if sent else Email.FAILED
@@ -196,16 +201,6 @@ def notifications_deliver_pending(*, now: datetime | None = None) -> int:
     delivered = sum(notification_deliver(notification_id=pk, now=now) for pk in list(pending))
     Presence.objects.filter(seen__lt=now - timedelta(days=1)).delete()
     return delivered
-
-
-def _read_on_arrival(notification: Notification, now: datetime) -> None:
-    """A notice about a game the user has open is read as it arrives: they are looking at it
-    (the page shows the turn itself), so it neither raises the badge nor waits to be cleared."""
-    if notification.read or not notification.topic:
-        return
-    if user_is_present(user_id=notification.user_id, topic=notification.topic, now=now):
-        Notification.objects.filter(pk=notification.pk).update(read=True)
-        notification.read = True
 
 
 def _push(notification: Notification) -> None:

@@ -85,6 +85,29 @@ def test_no_email_while_the_user_has_the_game_open(
     assert [m.subject for m in mail.outbox] == ["Elsewhere", "Later", "Even later"]
 
 
+@pytest.mark.parametrize("open_on_screen", [True, False])
+def test_a_delivery_takes_three_statements_its_claim_its_row_with_what_routing_asks_its_result(
+    django_capture_on_commit_callbacks: Capture,
+    django_assert_num_queries: Capture,
+    open_on_screen: bool,
+) -> None:
+    # Nearly every turn that passes is delivered: the presence and push look-ups ride on the row.
+    alice = make_user()
+    if open_on_screen:
+        presence_enter(user_id=alice.pk, topic=TOPIC, channel_name="socket-1")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        send(alice)
+    with django_assert_num_queries(3):
+        for callback in callbacks:
+            callback()
+    [notice] = Notification.objects.filter(user=alice)
+    assert notice.delivered_at is not None
+    assert (notice.email_status, notice.read) == (
+        ("present", True) if open_on_screen else ("sent", False)
+    )
+    assert len(mail.outbox) == (0 if open_on_screen else 1)
+
+
 def test_what_was_read_before_delivery_is_not_emailed(
     django_capture_on_commit_callbacks: Capture,
 ) -> None:
