@@ -81,6 +81,11 @@ export async function playAction({ url, action, version, accepted, setView, refr
 const CONN_TEXT = { live: "Live", connecting: "Connecting…", offline: "Offline – retrying", closed: "Closed" };
 
 /** The connection badge (#connection): live, connecting, offline or closed. */
+/** The story's order button says what pressing it does ("Show oldest first"), never the order shown. */
+export function showOrderButton(button, newestFirst) {
+  fill(button, newestFirst ? "Show oldest first" : "Show newest first");
+}
+
 export function showConnection(kind) {
   const badge = $("connection");
   if (!badge) return;

@@ -3,6 +3,7 @@
 // their squares on the board when clicked.
 
 import { el, fill } from "../../table/dom.js";
+import { showOrderButton } from "../../table/page.js";
 import { awayEntries, awaySince, awaySummary, groupEntries, storyItem, storyText } from "./story.js";
 
 const PAGE = 50;
@@ -156,8 +157,7 @@ export class StoryLog {
 
   toggleOrder() {
     this.newestFirst = !this.newestFirst;
-    this.order.setAttribute("aria-pressed", this.newestFirst ? "false" : "true");
-    fill(this.order, this.newestFirst ? "Oldest first" : "Newest first");
+    showOrderButton(this.order, this.newestFirst);
     this.render();
     this.scroller.scrollTop = 0;
   }

@@ -2,6 +2,7 @@
 // the voice's announcements marked, each die drawn beside its line. Entries are plain text.
 
 import { el, fill } from "../../table/dom.js";
+import { showOrderButton } from "../../table/page.js";
 import { d10 } from "./draw.js";
 
 const PAGE = 100;
@@ -127,8 +128,7 @@ export class Story {
 
   toggleOrder() {
     this.newestFirst = !this.newestFirst;
-    this.order.setAttribute("aria-pressed", this.newestFirst ? "false" : "true");
-    fill(this.order, this.newestFirst ? "Oldest first" : "Newest first");
+    showOrderButton(this.order, this.newestFirst);
     this.render();
   }
 
