@@ -22,10 +22,12 @@ export function drawBoard(svg, view, index, targets, ui) {
   drawBlocked(svg, view);
   drawFurniture(svg, view);
   drawTraps(svg, view, index);
-  drawRoomNames(svg, view, index);
   drawHighlights(svg, targets, index);
   drawWalls(svg, view);
   drawDoors(svg, view, targets);
+  // Over the furniture and the doors along a room's top edge, so that no name is cut; under
+  // the figures (a name lets clicks through).
+  drawRoomNames(svg, view, index);
   drawFigures(svg, view, index, targets, ui);
   drawPathPreview(svg, ui.pending);
   drawStoryHighlight(svg, ui.highlight);
