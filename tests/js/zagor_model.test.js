@@ -20,6 +20,7 @@ import {
   scoreText,
   placeSpaces,
   repeatLine,
+  rollBeforeThisTurn,
   spaceLabel,
   surrenderChoices,
   targetKind,
@@ -313,4 +314,16 @@ test("Zagor's replay checks fair from its seed, and a changed d10 fails at its s
   assert.match(lied.problem, /the log shows 7, 4, the seed rolled 6, 4/);
   const unsealed = await verifyReplay({ ...FAIRNESS, commitment: "0".repeat(64) }, zagorSteps());
   assert.equal(unsealed.ok, false);
+});
+
+test("the tray says so when its roll was made before this turn began", () => {
+  const roll = { kind: "d10", values: [9], who: "Anvar" };
+  const rolled = { type: "strike", text: "Anvar rolls 9: a hit.", seq: 6, version: 3, dice: [roll] };
+  const turn = { type: "turn", text: "Round 2: Stubble's turn.", seq: 7, version: 3, dice: [] };
+  const moved = { type: "move", text: "Stubble moves.", seq: 8, version: 4, dice: [] };
+  assert.equal(rollBeforeThisTurn([rolled]), false);
+  assert.equal(rollBeforeThisTurn([rolled, moved]), false);
+  assert.equal(rollBeforeThisTurn([rolled, turn, moved]), true);
+  assert.equal(rollBeforeThisTurn([turn, { ...rolled, seq: 9, version: 5 }]), false);
+  assert.equal(rollBeforeThisTurn([turn, moved]), false);
 });

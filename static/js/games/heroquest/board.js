@@ -18,6 +18,7 @@ import {
 } from "./model.js";
 import { fetchView } from "../../table/net.js";
 import { ask, playAction, readJson, showConnection, showError, startChat, startLive, tableFrame } from "../../table/page.js";
+import { BoardZoom } from "../../table/zoom.js";
 import { StoryLog } from "./log.js";
 import { heroRef, monsterRef } from "./names.js";
 import { heroStories } from "./quest_end.js";
@@ -94,7 +95,6 @@ const state = {
   lastTurnKey: null,
   confirm: root.dataset.confirm !== "off",
   walking: false,
-  zoom: 1,
   centred: false,
   suppressClickUntil: 0,
 };
@@ -175,8 +175,8 @@ function render() {
   renderEnd(view);
   renderStartScreen(view);
   setBusy(state.busy);
-  applyZoom();
-  if (!state.centred && state.zoom > 1) {
+  zoom.apply();
+  if (!state.centred && zoom.level > 1) {
     state.centred = true;
     requestAnimationFrame(centreOnAction);
   }
@@ -616,97 +616,21 @@ function onKey(e) {
 
 // ---- Zoom, pinch and scroll ------------------------------------------------------------
 
-/** The board's width when fitted: the whole known dungeon in the box, by width and by height. */
-function fitWidth() {
-  const box = dom.svg.viewBox.baseVal;
-  const aspect = box?.height ? box.width / box.height : 26.5 / 19.5;
-  const maxHeight = Number.parseFloat(getComputedStyle(dom.scroller).maxHeight) || window.innerHeight * 0.7;
-  return Math.max(200, Math.min(dom.scroller.clientWidth - 2, (maxHeight - 2) * aspect));
-}
-
-function applyZoom() {
-  dom.svg.style.width = `${Math.round(fitWidth() * state.zoom)}px`;
-}
-
-function setZoom(zoom, focus = null) {
-  const old = state.zoom;
-  state.zoom = Math.min(6, Math.max(1, zoom));
-  const s = dom.scroller;
-  const fx = focus?.x ?? s.clientWidth / 2;
-  const fy = focus?.y ?? s.clientHeight / 2;
-  const ratio = state.zoom / old;
-  const left = (s.scrollLeft + fx) * ratio - fx;
-  const top = (s.scrollTop + fy) * ratio - fy;
-  applyZoom();
-  s.scrollLeft = left;
-  s.scrollTop = top;
-}
-
-// A square a finger can hit: on a touch screen the map opens (and "Play size" returns) at least
-// this big, scrolled to the acting figure; "Fit" shows the whole map, + and pinch zoom in.
-const PLAYABLE_SQUARE_PX = 40;
-const touchScreen = () => window.matchMedia?.("(pointer: coarse)").matches ?? false;
-
-/** The zoom at which a square is PLAYABLE_SQUARE_PX wide (1 if the fitted map is already). */
-function playableZoom() {
-  const box = dom.svg.viewBox.baseVal;
-  const square = fitWidth() / (box?.width || 26.5);
-  return Math.max(1, PLAYABLE_SQUARE_PX / square);
-}
-
-function initialZoom() {
-  // A mouse opens fitted (the whole map in view); a touch screen opens at a playable size.
-  state.zoom = touchScreen() ? Math.min(6, playableZoom()) : 1;
-  applyZoom();
-}
+// A touch screen opens the map with squares a finger can hit, scrolled to the acting figure;
+// "Fit" shows the whole map, + and pinch zoom in (static/js/table/zoom.js).
+const zoom = new BoardZoom({
+  svg: dom.svg,
+  scroller: dom.scroller,
+  fallbackBox: [26.5, 19.5],
+  onPinch: () => {
+    state.suppressClickUntil = performance.now() + 400;
+  },
+});
 
 function centreOnAction() {
   const origin =
     state.targets?.origin ?? state.view?.heroes?.find((h) => (state.view.heroes_owned ?? []).includes(h.hero) && h.position)?.position;
-  if (!origin) return;
-  const box = dom.svg.viewBox.baseVal;
-  const cell = dom.svg.getBoundingClientRect().width / (box?.width || 26.5);
-  const s = dom.scroller;
-  s.scrollLeft = (origin[0] + 0.5 - (box?.x ?? 0)) * cell - s.clientWidth / 2;
-  s.scrollTop = (origin[1] + 0.5 - (box?.y ?? 0)) * cell - s.clientHeight / 2;
-}
-
-function initPinch() {
-  const pointers = new Map();
-  let start = null;
-  const dist = () => {
-    const [a, b] = [...pointers.values()];
-    return Math.hypot(a.x - b.x, a.y - b.y);
-  };
-  dom.scroller.addEventListener("pointerdown", (e) => {
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size === 2) start = { d: dist(), zoom: state.zoom };
-  });
-  dom.scroller.addEventListener("pointermove", (e) => {
-    if (!pointers.has(e.pointerId)) return;
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    if (pointers.size === 2 && start?.d) {
-      const [a, b] = [...pointers.values()];
-      const rect = dom.scroller.getBoundingClientRect();
-      setZoom(start.zoom * (dist() / start.d), { x: (a.x + b.x) / 2 - rect.left, y: (a.y + b.y) / 2 - rect.top });
-      state.suppressClickUntil = performance.now() + 400;
-    }
-  });
-  const end = (e) => {
-    pointers.delete(e.pointerId);
-    if (pointers.size < 2) start = null;
-  };
-  for (const type of ["pointerup", "pointercancel", "pointerleave"]) dom.scroller.addEventListener(type, end);
-  dom.scroller.addEventListener(
-    "wheel",
-    (e) => {
-      if (!e.ctrlKey) return;
-      e.preventDefault();
-      const rect = dom.scroller.getBoundingClientRect();
-      setZoom(state.zoom * Math.exp(-e.deltaY / 300), { x: e.clientX - rect.left, y: e.clientY - rect.top });
-    },
-    { passive: false },
-  );
+  if (origin) zoom.centreOn(origin[0] + 0.5, origin[1] + 0.5);
 }
 
 // ---- Live updates -----------------------------------------------------------------------
@@ -749,18 +673,14 @@ function init() {
   dom.svg.addEventListener("click", onBoardClick);
   document.addEventListener("keydown", onKey);
   $("play-error-close")?.addEventListener("click", () => showMessage(""));
-  $("zoom-in")?.addEventListener("click", () => setZoom(state.zoom * 1.25));
-  $("zoom-out")?.addEventListener("click", () => setZoom(state.zoom / 1.25));
-  $("zoom-fit")?.addEventListener("click", () => setZoom(1));
-  window.addEventListener("resize", applyZoom);
+  zoom.wire({ zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit: $("zoom-fit") });
   window.addEventListener("online", () => {
     if (state.networkError) showMessage("");
     refreshView();
   });
-  initPinch();
   if (view) {
     state.view = view;
-    initialZoom();
+    zoom.initial();
     reconcileSelection();
     render();
   } else {

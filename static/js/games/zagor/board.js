@@ -6,6 +6,7 @@
 import { el, fill } from "../../table/dom.js";
 import { detailOf, fetchView, postAction, viewFromResponse } from "../../table/net.js";
 import { ask, playAction, readJson, showConnection, showError, startChat, startLive, tableFrame } from "../../table/page.js";
+import { BoardZoom } from "../../table/zoom.js";
 import { drawBoard } from "./draw.js";
 import {
   actionsOf,
@@ -19,6 +20,7 @@ import {
   viewBoxOf,
   voiceLines,
   lastRoll,
+  rollBeforeThisTurn,
 } from "./model.js";
 import {
   boardSummary,
@@ -56,12 +58,10 @@ function layoutPage() {
     const node = $(id);
     if (node) node.hidden = true;
   }
-  document.querySelector(".zoom")?.setAttribute("hidden", "");
   // Nobody narrates: the server speaks for Zagor.
   $("chat-narrator")?.closest("label")?.remove();
   const tabs = el("div", { class: "level-tabs", id: "level-tabs", role: "group", "aria-label": "Levels" });
   $("board-scroll").before(tabs);
-  $("board-scroll").setAttribute("aria-label", "The dungeon: tap a lit space to move; Enter ends the turn");
   return { voice, store, spells, tabs };
 }
 
@@ -98,7 +98,17 @@ const state = {
   networkError: false,
   lastTurnKey: null,
   confirm: root.dataset.confirm !== "off",
+  suppressClickUntil: 0, // a pinch's fingers lifting is not a tap
 };
+
+// Spaces a finger can hit on a touch screen; + and pinch make the names readable.
+const zoom = new BoardZoom({
+  svg: dom.svg,
+  scroller: dom.scroller,
+  onPinch: () => {
+    state.suppressClickUntil = performance.now() + 400;
+  },
+});
 
 const voice = new Voice(dom.voice);
 const story = new Story({
@@ -110,10 +120,15 @@ const story = new Story({
   eventsUrl: urls.events,
   onNew: (entries) => {
     voice.heard(voiceLines(entries));
-    const roll = lastRoll(entries);
-    if (roll.length) renderDice(dom.dice, roll, true);
+    showLastRoll({ fresh: lastRoll(entries).length > 0 });
   },
 });
+
+/** The tray: the newest roll in the log, marked when a turn has begun since. */
+function showLastRoll({ fresh = false } = {}) {
+  const entries = story.sorted();
+  renderDice(dom.dice, lastRoll(entries), { fresh, earlier: rollBeforeThisTurn(entries) });
+}
 
 // ---- View -------------------------------------------------------------------------------
 
@@ -173,7 +188,11 @@ function render() {
   state.placed = placeSpaces(view);
   const drawn = drawBoard(dom.svg, view, marks(view));
   const single = narrow.matches && levelsInPlay(view).length > 1 ? shownLevel(view) : null;
-  dom.svg.setAttribute("viewBox", viewBoxOf(drawn.boxes, single).join(" "));
+  const box = viewBoxOf(drawn.boxes, single).join(" ");
+  if (dom.svg.getAttribute("viewBox") !== box) {
+    dom.svg.setAttribute("viewBox", box);
+    zoom.apply(); // a level shown or revealed: the fitted size changed
+  }
   dom.svg.dataset.level = single === null ? "all" : String(single);
   dom.svg.setAttribute("aria-label", boardSummary(view, state.placed));
   renderTabs(view, single);
@@ -292,7 +311,7 @@ async function saveSurrender(at) {
 }
 
 function onBoardClick(e) {
-  if (state.busy || !state.view) return;
+  if (state.busy || !state.view || performance.now() < state.suppressClickUntil) return;
   const view = state.view;
   const heroNode = e.target.closest?.("[data-hero]");
   const spaceNode = e.target.closest?.("[data-space]");
@@ -354,12 +373,14 @@ async function init() {
   document.addEventListener("keydown", onKey);
   $("play-error-close")?.addEventListener("click", () => showMessage(""));
   narrow.addEventListener("change", () => state.view && render());
+  zoom.wire({ zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit: $("zoom-fit") });
   const view = readJson("seat-view");
   if (view) setView(view, { force: true });
   else await refreshView();
+  zoom.initial();
   chat = startChat();
   await story.start();
-  renderDice(dom.dice, lastRoll(story.sorted()));
+  showLastRoll();
   root.dataset.ready = "true";
   if (root.dataset.live !== "off") {
     const onOpen = () => {

@@ -271,6 +271,18 @@ export function lastRoll(/** @type {Entry[]} */ entries) {
   return rolled.filter((e) => e.version === last.version);
 }
 
+/**
+ * Whether a turn began after the newest roll in `entries`: the tray then shows a roll from an
+ * earlier turn, and says so (dice stay on the table until rolled again, but must not read as
+ * this turn's).
+ */
+export function rollBeforeThisTurn(/** @type {Entry[]} */ entries) {
+  const roll = lastRoll(entries);
+  if (!roll.length) return false;
+  const rolledAt = Math.max(...roll.map((e) => e.seq));
+  return entries.some((e) => e.type === "turn" && e.seq > rolledAt);
+}
+
 /** The voice's announcements among entries ("Zagor: ..."). */
 export function voiceLines(/** @type {Entry[]} */ entries) {
   return entries.filter((e) => e.type === "voice").map((e) => e.text);

@@ -244,14 +244,19 @@ export function renderFight(node, view) {
   );
 }
 
-/** The d10s of the newest roll, drawn as dice; `fresh` makes them tumble once. */
-export function renderDice(node, entries, fresh = false) {
+/**
+ * The d10s of the newest roll, drawn as dice; `fresh` makes them tumble once, `earlier` says
+ * they were rolled before this turn began (they stay on the table until the next roll).
+ */
+export function renderDice(node, entries, { fresh = false, earlier = false } = {}) {
   const dice = diceOf(entries);
   node.hidden = !dice.length;
   if (!dice.length) return;
+  node.classList.toggle("earlier", earlier);
   fill(
     node,
-    el("h2", { class: "panel-title" }, "The d10"),
+    el("h2", { class: "panel-title" }, "The last roll"),
+    earlier ? el("p", { class: "small muted d10-when" }, "Rolled before this turn began.") : null,
     el(
       "ul",
       { class: `d10-list${fresh ? " rolling" : ""}` },
