@@ -323,6 +323,14 @@ def test_a_finished_zagor_game_replays_and_its_d10s_check_fair(
     assert page.locator("#board [data-space]").count() == 41
     assert page.locator("#game-log svg.die-d10").count() >= 1
     shot(page, "zagor-replay-phone")
+    # A step that rolled shows its dice as that step's, not as a table's "last roll".
+    page.click("#replay-first")
+    for _ in range(game.version):
+        if page.locator("#dice-tray").is_visible():
+            break
+        page.click("#replay-forward")
+    assert page.locator("#dice-tray h2").inner_text() == "This step's roll"
+    assert page.locator("#dice-tray svg.die-d10").count() >= 1
 
 
 @pytest.mark.django_db

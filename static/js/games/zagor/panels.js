@@ -245,17 +245,18 @@ export function renderFight(node, view) {
 }
 
 /**
- * The d10s of the newest roll, drawn as dice; `fresh` makes them tumble once, `earlier` says
- * they were rolled before this turn began (they stay on the table until the next roll).
+ * The d10s of the newest roll, drawn as dice under `title`; `fresh` makes them tumble once,
+ * `earlier` says they were rolled before this turn began (they stay on the table until the
+ * next roll).
  */
-export function renderDice(node, entries, { fresh = false, earlier = false } = {}) {
+export function renderDice(node, entries, { fresh = false, earlier = false, title = "The last roll" } = {}) {
   const dice = diceOf(entries);
   node.hidden = !dice.length;
   if (!dice.length) return;
   node.classList.toggle("earlier", earlier);
   fill(
     node,
-    el("h2", { class: "panel-title" }, "The last roll"),
+    el("h2", { class: "panel-title" }, title),
     earlier ? el("p", { class: "small muted d10-when" }, "Rolled before this turn began.") : null,
     el(
       "ul",

@@ -77,7 +77,7 @@ function show(n, step, stepView, replay) {
   dom.svg.setAttribute("aria-label", `The dungeon at step ${n}: ${levelsInPlay(view).length} level(s)`);
   renderTurn(dom.turn, view);
   dom.turn.append(el("p", { class: "replay-action small" }, stepSummary(step, view)));
-  renderDice(dom.dice, step.entries);
+  renderDice(dom.dice, step.entries, { title: "This step's roll" });
   renderSheets(dom.heroes, view);
   renderFight(ensureFightCard(), view);
   fill(dom.log, entriesUpTo(replay.steps, n, LOG_SHOWN).map(storyItem));
