@@ -23,12 +23,13 @@ DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture
-def open_page(browser: Any) -> Iterator[Callable[[dict[str, int]], Any]]:  # noqa: F811
+def open_page(browser: Any) -> Iterator[Callable[..., Any]]:  # noqa: F811
+    """A new page at `viewport` (`touch`: a phone's touch screen); no script error may occur."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def opened(viewport: dict[str, int]) -> Any:
-        context = browser.new_context(viewport=viewport)
+    def opened(viewport: dict[str, int], *, touch: bool = False) -> Any:
+        context = browser.new_context(viewport=viewport, is_mobile=touch, has_touch=touch)
         context.set_default_timeout(10000)
         contexts.append(context)
         page = context.new_page()
@@ -117,37 +118,29 @@ def room_name_px(page: Any) -> float:
 
 
 def test_on_a_phone_the_board_opens_fitted_and_zooms_until_the_names_are_readable(
-    browser: Any,  # noqa: F811
+    open_page: Any,
 ) -> None:
     table = ZagorTable(heroes=2)  # level 1 in play, its rooms named on the board
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        table.open(page, seat_to_move(table))
-        # It opens with a space wide enough for a finger; Fit shows the whole level in its box.
-        scroller = page.locator("#board-scroll").bounding_box()
-        assert scroller and scroller["width"] <= PHONE["width"]
-        assert space_px(page) >= 36
-        page.click("#zoom-fit")
-        fitted = board_width(page)
-        assert fitted <= scroller["width"]
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        small = room_name_px(page)
-        for _ in range(4):
-            page.click("#zoom-in")
-        assert board_width(page) >= fitted * 2.3  # 1.25 to the fourth: 2.44
-        assert room_name_px(page) >= small * 2.3 and room_name_px(page) >= 11
-        overflow = page.evaluate(
-            "(() => { const s = document.getElementById('board-scroll');"
-            " return s.scrollWidth - s.clientWidth; })()"
-        )
-        assert overflow > 0, "a zoomed board scrolls in its box"
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.click("#zoom-fit")
-        assert abs(board_width(page) - fitted) <= 1
-    finally:
-        context.close()
-    assert not errors, errors
+    page = open_page(PHONE, touch=True)
+    table.open(page, seat_to_move(table))
+    # It opens with a space wide enough for a finger; Fit shows the whole level in its box.
+    scroller = page.locator("#board-scroll").bounding_box()
+    assert scroller and scroller["width"] <= PHONE["width"]
+    assert space_px(page) >= 36
+    page.click("#zoom-fit")
+    fitted = board_width(page)
+    assert fitted <= scroller["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    small = room_name_px(page)
+    for _ in range(4):
+        page.click("#zoom-in")
+    assert board_width(page) >= fitted * 2.3  # 1.25 to the fourth: 2.44
+    assert room_name_px(page) >= small * 2.3 and room_name_px(page) >= 11
+    overflow = page.evaluate(
+        "(() => { const s = document.getElementById('board-scroll');"
+        " return s.scrollWidth - s.clientWidth; })()"
+    )
+    assert overflow > 0, "a zoomed board scrolls in its box"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.click("#zoom-fit")
+    assert abs(board_width(page) - fitted) <= 1
