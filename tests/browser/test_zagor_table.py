@@ -72,28 +72,25 @@ def roll_in_this_turn(table: ZagorTable) -> bool:
     return bool(rolls) and rolls[-1] > turns[-1]
 
 
-def test_a_roll_from_an_earlier_turn_stays_on_the_tray_but_says_so(open_page: Any) -> None:
+@pytest.mark.parametrize(
+    ("position", "viewport", "earlier"),
+    [(roll_then_turn, PHONE, True), (roll_in_this_turn, DESKTOP, False)],
+    ids=["rolled-in-an-earlier-turn", "rolled-this-turn"],
+)
+def test_the_tray_shows_the_last_roll_and_says_when_it_was_made_before_this_turn(
+    open_page: Any, position: Callable[[ZagorTable], bool], viewport: dict[str, int], earlier: bool
+) -> None:
     table = ZagorTable(heroes=2)
-    table.bot_until(roll_then_turn)
-    page = open_page(PHONE)
+    table.bot_until(position)
+    page = open_page(viewport)
     table.open(page, seat_to_move(table))
     tray = page.locator("#dice-tray")
     assert tray.is_visible()
     assert tray.locator("svg.die-d10").count() >= 1
-    assert "The last roll" in tray.text_content()
-    assert "Rolled before this turn began." in tray.text_content()
-    assert "earlier" in (tray.get_attribute("class") or "")
-
-
-def test_a_roll_of_this_turn_reads_as_the_last_roll_only(open_page: Any) -> None:
-    table = ZagorTable(heroes=2)
-    table.bot_until(roll_in_this_turn)
-    page = open_page(DESKTOP)
-    table.open(page, seat_to_move(table))
-    tray = page.locator("#dice-tray")
-    assert tray.locator("svg.die-d10").count() >= 1
-    assert "Rolled before this turn began." not in tray.text_content()
-    assert "earlier" not in (tray.get_attribute("class") or "")
+    text = tray.text_content() or ""
+    assert "The last roll" in text
+    assert ("Rolled before this turn began." in text) is earlier
+    assert ("earlier" in (tray.get_attribute("class") or "").split()) is earlier
 
 
 def board_width(page: Any) -> float:
