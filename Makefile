@@ -1,8 +1,8 @@
 # Two commands for a newcomer: `make run` and `make test`. Everything else is a helper.
 # The venv's interpreter: Debian's python3.11 where it can make a venv, else the first python3.11
 # on the PATH. Debian builds it with profile-guided and link-time optimisation into one static
-# binary; pyenv's default build (a shared libpython, neither) spends 11% more instructions and
-# 15-25% more CPU on an action (docs/operations.md, "the interpreter's build").
+# binary; pyenv's default build (a shared libpython, neither) spends 12% more instructions and
+# 8-18% more web CPU on an action (docs/operations.md, "the interpreter's build").
 DEBIAN_PYTHON := $(shell /usr/bin/python3.11 -c 'import ensurepip, venv' 2>/dev/null && echo /usr/bin/python3.11)
 PYTHON ?= $(or $(DEBIAN_PYTHON),python3.11)
 VENV := .venv
