@@ -26,9 +26,10 @@ export function drawBoard(svg, view, index, targets, ui) {
   drawWalls(svg, view);
   drawDoors(svg, view, targets);
   // Over the furniture and the doors along a room's top edge, so that no name is cut; under
-  // the figures (a name lets clicks through).
+  // the figures, but for a crowded room's (a name lets clicks through).
   drawRoomNames(svg, view, index);
   drawFigures(svg, view, index, targets, ui);
+  drawRaisedRoomNames(svg, view, index);
   drawPathPreview(svg, ui.pending);
   drawStoryHighlight(svg, ui.highlight);
 }
@@ -161,17 +162,63 @@ function areaSquares(view) {
   return out;
 }
 
-/** Each room's name along its top edge, and a mark for the heroes who searched it for treasure. */
-function drawRoomNames(svg, view, index) {
-  const g = svgEl("g", { class: "room-names" }, svg);
+// A name's width in squares a character of font size 1 (the display face's bold, a little wide).
+const NAME_CHAR_WIDTH = 0.62;
+const SEARCHED_MARK_WIDTH = 1.2; // the tick and up to four heroes' dots, at the bottom right
+
+/**
+ * Where a room's name goes: along its top row, unless a figure stands under it there, which
+ * would hide it (figures are drawn over names, to stay whole). Then along the bottom row, if no
+ * figure stands under it there and it clears the searched mark. Where both rows are taken (a
+ * crowded room) it stays on top, raised over the figures (`over`: it lets clicks through).
+ * `b`: the room's bounds; `figures`: the squares ("x,y") with a figure on them.
+ */
+export function roomNamePlace(b, name, figures, searched) {
+  const size = Math.min(0.36, (b.w * 1.7) / Math.max(4, name.length));
+  const cx = b.x + b.w / 2;
+  const half = Math.min(b.w, name.length * size * NAME_CHAR_WIDTH) / 2;
+  const first = Math.floor(cx - half);
+  const last = Math.ceil(cx + half) - 1;
+  const clear = (row) => {
+    for (let x = first; x <= last; x++) if (figures.has(`${x},${row}`)) return false;
+    return true;
+  };
+  const top = { x: cx, y: b.y + 0.3, size, over: false };
+  if (clear(b.y)) return top;
+  const clearsMark = !searched || cx + half <= b.x + b.w - SEARCHED_MARK_WIDTH;
+  if (b.h > 1 && clearsMark && clear(b.y + b.h - 1)) return { ...top, y: b.y + b.h - 0.3 };
+  return { ...top, over: true };
+}
+
+/** Each room whose name goes on the board: its bounds, and where and how its name is drawn. */
+function roomNames(view, index) {
   const squares = areaSquares(view);
+  const rooms = [];
   for (const area of view.map?.areas ?? []) {
     const sq = squares.get(area.id);
     if (area.kind !== "room" || !area.name || !sq?.length) continue;
     const b = bounds(sq);
-    const cx = b.x + b.w / 2;
-    const size = Math.min(0.36, (b.w * 1.7) / Math.max(4, area.name.length));
-    svgText("text", { x: cx, y: b.y + 0.3, class: "room-name", "font-size": size.toFixed(3) }, area.name, g);
+    rooms.push({ area, b, place: roomNamePlace(b, area.name, index.figures, (area.searched ?? []).length > 0) });
+  }
+  return rooms;
+}
+
+function drawRoomName(g, name, place) {
+  svgText("text", { x: place.x, y: place.y, class: "room-name", "font-size": place.size.toFixed(3) }, name, g);
+}
+
+/** The names of crowded rooms, over the figures that stand under them. */
+function drawRaisedRoomNames(svg, view, index) {
+  const g = svgEl("g", { class: "room-names raised" }, svg);
+  for (const { area, place } of roomNames(view, index)) if (place.over) drawRoomName(g, area.name, place);
+}
+
+/** Each room's name along its top edge (or its bottom one, past a figure), and a mark for the
+ * heroes who searched it for treasure. A crowded room's name is drawn over its figures. */
+function drawRoomNames(svg, view, index) {
+  const g = svgEl("g", { class: "room-names" }, svg);
+  for (const { area, b, place } of roomNames(view, index)) {
+    if (!place.over) drawRoomName(g, area.name, place);
     const searched = area.searched ?? [];
     if (searched.length) {
       const mark = svgEl("g", { class: "searched-mark", "data-area": area.id }, g);
