@@ -225,10 +225,10 @@ def test_the_board_draws_figures_furniture_doors_and_rooms_and_is_saved_as_scree
     rooms = {a["name"] for a in view["map"]["areas"] if a["kind"] == "room"}
     assert set(names) == rooms
     # A name is drawn over the doors and furniture along its room's top edge (none cut by a
-    # door), and under the figures.
+    # door), and under the figures; a crowded room's over them.
     layers = page.eval_on_selector_all("#board > g", "els => els.map(e => e.getAttribute('class'))")
     assert layers.index("furniture") < layers.index("doors") < layers.index("room-names")
-    assert layers.index("room-names") < layers.index("figures")
+    assert layers.index("room-names") < layers.index("figures") < layers.index("room-names raised")
     assert page.locator("#board .door-open .door-gap").count() >= 1
     assert page.locator("#board .door-closed .door-panel").count() >= 1
     SHOTS.mkdir(parents=True, exist_ok=True)
