@@ -111,7 +111,9 @@ class GameEvent(models.Model):
         # outside the engine (the replay skips these rows, players' logs never show them).
         NOTE = "note", "Table note"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # No index of its own: the unique (game, seq) index below leads with the game, and serves
+    # every lookup by game (a second index would only be written to, on every log row).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     version = models.PositiveIntegerField(help_text="The game version this entry produced.")
     kind = models.CharField(max_length=10, choices=Kind.choices)
