@@ -235,6 +235,21 @@ def test_a_changed_die_in_the_served_log_fails_the_check(page: Any, finished: An
     assert step_of(page) == changed["step"]  # the page shows where it went wrong
 
 
+def test_the_replay_zooms_in_steps_and_fits_again(page: Any, finished: Any) -> None:
+    game, users = finished
+    Site(client_for(users[2])).open(page, game, {"step": "3"})
+    width = "() => document.getElementById('board').getBoundingClientRect().width"
+    fitted = page.evaluate(width)
+    page.click("#zoom-in")
+    page.click("#zoom-in")
+    assert page.evaluate(width) > 1.5 * fitted
+    page.click("#replay-forward")  # a step drawn keeps the reader's zoom
+    assert page.evaluate(width) > 1.5 * fitted
+    page.click("#zoom-out")
+    page.click("#zoom-fit")
+    assert page.evaluate(width) == pytest.approx(fitted, abs=1)
+
+
 def test_a_public_replay_plays_for_a_visitor(page: Any, finished: Any) -> None:
     game, _ = finished
     Game.objects.filter(pk=game.pk).update(replay_public=True)

@@ -323,6 +323,14 @@ def test_a_finished_zagor_game_replays_and_its_d10s_check_fair(
     assert page.locator("#board [data-space]").count() == 41
     assert page.locator("#game-log svg.die-d10").count() >= 1
     shot(page, "zagor-replay-phone")
+    # + zooms about the board (a phone opens it big enough to tap), Fit shows every level again.
+    width = "() => document.getElementById('board').getBoundingClientRect().width"
+    page.click("#zoom-fit")
+    fitted = page.evaluate(width)
+    page.click("#zoom-in")
+    assert page.evaluate(width) > 1.2 * fitted
+    page.click("#zoom-fit")
+    assert page.evaluate(width) == pytest.approx(fitted, abs=1)
     # A step that rolled shows its dice as that step's, not as a table's "last roll".
     page.click("#replay-first")
     for _ in range(game.version):

@@ -8,6 +8,7 @@ import { drawBoard } from "./map.js";
 import { boardTargets, indexView } from "./model.js";
 import { renderDiceTray, renderHeroes, renderMonsters, renderTurn } from "./panel.js";
 import { groupEntries, storyItem } from "./story.js";
+import { BoardZoom } from "../../table/zoom.js";
 
 const root = document.getElementById("replay");
 const $ = (id) => document.getElementById(id);
@@ -23,6 +24,9 @@ const dom = {
 const LOG_SHOWN = 300; // the newest entries up to the step (a long quest's whole tale is slow to redraw)
 const NO_UI = { pending: null, highlight: null, monster: null, spell: null, throw: null };
 let logged = null; // the step the log shows
+// The table's zoom: "Fit" shows the whole map, + and a pinch zoom in (static/js/table/zoom.js).
+const zoom = new BoardZoom({ svg: dom.svg, scroller: $("board-scroll"), fallbackBox: [26.5, 19.5] });
+let zoomed = false; // the first step sets the opening zoom, later ones keep the reader's
 
 /** A step's whole view: the page's changes on the view before it. */
 function merge(before, step) {
@@ -35,6 +39,9 @@ function show(n, step, stepView, replay) {
   const view = { ...stepView, log: entries, legal_actions: [] };
   const index = indexView(view);
   drawBoard(dom.svg, view, index, boardTargets(view, index, NO_UI), NO_UI);
+  if (zoomed) zoom.apply();
+  else zoom.initial();
+  zoomed = true;
   renderTurn(dom.turn, view, index, {}, { step: { n, action: step.action } });
   renderDiceTray(dom.dice, { ...view, log: step.entries }, index);
   renderHeroes(dom.heroes, view);
@@ -69,6 +76,7 @@ export function summaryText(actions, rounds, outcome) {
   return `${actions} action${actions === 1 ? "" : "s"}${over}, and ${how}.`;
 }
 
+zoom.wire({ zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit: $("zoom-fit") });
 startReplay({
   merge,
   show,

@@ -9,6 +9,7 @@ import { drawBoard } from "./draw.js";
 import { heroOf, levelsInPlay, mergeReplayView, outcomeText } from "./model.js";
 import { renderDice, renderFight, renderSheets, renderTurn } from "./panels.js";
 import { storyItem } from "./story.js";
+import { BoardZoom } from "../../table/zoom.js";
 
 const $ = (id) => document.getElementById(id);
 const dom = {
@@ -21,6 +22,9 @@ const dom = {
   play: $("replay-play"),
 };
 const LOG_SHOWN = 300;
+// The table's zoom: "Fit" shows every level in play, + and a pinch make the names readable.
+const zoom = new BoardZoom({ svg: dom.svg, scroller: $("board-scroll") });
+let zoomed = false; // the first step sets the opening zoom, later ones keep the reader's
 
 // Icons as paths on a 24 x 24 grid: bar + triangle (first / last), chevrons (back / forward),
 // and play / pause.
@@ -74,6 +78,10 @@ function show(n, step, stepView, replay) {
     const height = Math.max(...boxes.map((b) => b.height));
     dom.svg.setAttribute("viewBox", `-0.15 -0.15 ${width + 0.3} ${height + 0.3}`);
   }
+  // A level revealed changes the fitted size.
+  if (zoomed) zoom.apply();
+  else zoom.initial();
+  zoomed = true;
   dom.svg.setAttribute("aria-label", `The dungeon at step ${n}: ${levelsInPlay(view).length} level(s)`);
   renderTurn(dom.turn, view);
   dom.turn.append(el("p", { class: "replay-action small" }, stepSummary(step, view)));
@@ -101,6 +109,7 @@ function summary(replay) {
 }
 
 drawIcons();
+zoom.wire({ zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit: $("zoom-fit") });
 startReplay({
   merge: mergeReplayView,
   show,
