@@ -10,7 +10,8 @@ values in, runs the SQL and builds the instance the way Django's ModelIterable d
 
 Only for querysets whose SQL does not depend on the values (no `__in` lists, no None turned into
 IS NULL): the placeholders must each appear as parameters, or preparing fails loudly, and a
-value must be of its placeholder's type.
+value must be of its placeholder's type. A datetime placeholder (compared with a DateTimeField)
+is found and filled as the backend adapts it (`adapt_datetimefield_value`: text on SQLite).
 
 The converters of the row's columns are found once per connection (as `results_iter` finds them
 on every call, through `get_converters`) and applied as `apply_converters` applies them: finding
@@ -26,10 +27,12 @@ compares each prepared row (the action path's, the view GET's, the sockets') wit
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, transaction
@@ -51,6 +54,8 @@ class _Compiled(Generic[M]):
     sql: str
     params: tuple[Any, ...]
     slots: tuple[str | None, ...]  # per SQL parameter: the placeholder it stands for, or None
+    # per SQL parameter: how a value for its placeholder becomes the parameter (None: no slot)
+    adapters: tuple[Callable[[Any], Any] | None, ...]
     init_list: tuple[str, ...]
     fields_start: int
     fields_end: int
@@ -117,10 +122,9 @@ class PreparedQuery(Generic[M]):
         if compiled.locks and not connections[using].in_atomic_block:
             # What QuerySet.select_for_update checks: a lock outside a transaction is no lock.
             raise PreparationError("A locking query must run inside a transaction.")
-        # A slot keeps the parameter's own type: PostgreSQL's compiler wraps ints (Int4...).
+        slots = zip(compiled.slots, compiled.adapters, compiled.params, strict=True)
         params = [
-            p if name is None else type(p)(values[name])
-            for name, p in zip(compiled.slots, compiled.params, strict=True)
+            p if name is None or adapt is None else adapt(values[name]) for name, adapt, p in slots
         ]
         with connections[using].cursor() as cursor:
             cursor.execute(compiled.sql, params)
@@ -172,7 +176,12 @@ class PreparedQuery(Generic[M]):
         # Django refuses to compile a locking query outside a transaction; `first` checks that.
         with transaction.atomic(using=using, savepoint=False):
             sql, params = compiler.as_sql()
-        slots = tuple(self._slot_of(p) for p in params)
+        ops = connections[using].ops
+        slots = tuple(self._slot_of(p, ops) for p in params)
+        adapters = tuple(
+            None if name is None else _adapter(self._placeholders[name], p, ops)
+            for name, p in zip(slots, params, strict=True)
+        )
         missing = set(self._placeholders) - set(slots)
         if missing:
             raise PreparationError(f"Placeholders not among the SQL's parameters: {missing}")
@@ -188,6 +197,7 @@ class PreparedQuery(Generic[M]):
             sql=sql,
             params=tuple(params),
             slots=slots,
+            adapters=adapters,
             init_list=tuple(f[0].target.attname for f in compiler.select[start:end]),
             fields_start=start,
             fields_end=end,
@@ -196,8 +206,24 @@ class PreparedQuery(Generic[M]):
             locks=queryset.query.select_for_update,
         )
 
-    def _slot_of(self, param: Any) -> str | None:
+    def _slot_of(self, param: Any, ops: Any) -> str | None:
         for name, placeholder in self._placeholders.items():
             if isinstance(param, type(placeholder)) and param == placeholder:
                 return name
+            if isinstance(placeholder, datetime) and param == _as_datetime_param(placeholder, ops):
+                return name
         return None
+
+
+def _as_datetime_param(value: datetime, ops: Any) -> Any:
+    """A datetime as the backend passes it compared with a DateTimeField (SQLite: as text)."""
+    return ops.adapt_datetimefield_value(value)
+
+
+def _adapter(placeholder: Any, param: Any, ops: Any) -> Callable[[Any], Any]:
+    """How a value for `placeholder` becomes its SQL parameter `param`: a datetime as the
+    backend adapts it; anything else keeps the parameter's own type (PostgreSQL's compiler
+    wraps ints: Int4...)."""
+    if isinstance(placeholder, datetime):
+        return functools.partial(_as_datetime_param, ops=ops)
+    return type(param)

@@ -1,7 +1,7 @@
 """A prepared query gives what the queryset it was built from gives, for any values."""
 
 import threading
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -108,6 +108,22 @@ def test_a_value_placeholder_keeps_the_type_the_database_adapter_gave_it(
     )
     found = labelled.first(room_id=room.pk, seat=3)
     assert found is not None and found.seat == 3  # type: ignore[attr-defined]
+
+
+def test_a_datetime_placeholder_is_filled_as_the_backend_adapts_a_datetime(
+    room_and_players: RoomAndPlayers,
+) -> None:
+    # SQLite compares a DateTimeField with text, PostgreSQL with a timestamp: either way the
+    # placeholder is found among the parameters and each value goes in as the ORM would put it.
+    room, _, _ = room_and_players
+    since = PreparedQuery(
+        lambda *, room_id, since: Room.objects.filter(pk=room_id, created__gte=since),
+        room_id=-21,
+        since=datetime(1901, 1, 1, tzinfo=UTC),
+    )
+    second = timedelta(seconds=1)
+    assert since.first(room_id=room.pk, since=room.created - second) == room
+    assert since.first(room_id=room.pk, since=room.created + second) is None
 
 
 @pytest.mark.django_db(transaction=True)  # the other thread's connection must see the room
