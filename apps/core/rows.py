@@ -1,6 +1,7 @@
-"""Rows written with SQL built once per model and column list (the action path's writes only).
+"""Rows written with SQL built once per model and column list (hot paths' writes only).
 
-An action appends its log rows and saves its game row. Through the ORM (`bulk_create`,
+An action appends its log rows and saves its game row; the worker saves each notification it
+delivers, for nearly every turn that passes. Through the ORM (`bulk_create`,
 `save(update_fields=...)`) each write built a query and compiled it again: 13% of a web
 process's time under load (py-spy, docs/operations.md "Speed"), more than running the SQL. Here
 the statement text is made once per model and columns, from the model's public `_meta` and the
@@ -9,7 +10,7 @@ field's own `pre_save` and `get_db_prep_save` (so `auto_now` fields, enum values
 what the ORM writes), JSON text made by orjson (`json_text`).
 
 No signals are sent and no instance gets its new primary key: for rows nobody listens to (the
-game's log rows, the game row the action locked).
+game's log rows, the game row the action locked, a delivered notification's row).
 """
 
 from __future__ import annotations

@@ -92,7 +92,13 @@ def with_facts(
 
     One statement for a delivery that would otherwise take three: the deliverer runs once for
     nearly every turn that passes."""
-    live_since = now - settings.NOTIFICATIONS_PRESENCE_TTL
+    return with_facts_since(notifications, now - settings.NOTIFICATIONS_PRESENCE_TTL)
+
+
+def with_facts_since(
+    notifications: QuerySet[Notification], live_since: datetime
+) -> QuerySet[WithAnnotations[Notification, Facts]]:
+    """`with_facts`, a socket counting as live if it was seen at `live_since` or later."""
     sockets = Presence.objects.filter(
         user_id=OuterRef("user_id"), topic=OuterRef("topic"), seen__gte=live_since
     )

@@ -22,23 +22,28 @@ links built from settings.SITE_URL, and a signed one-click unsubscribe link
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db import connections, transaction
+from django.db import router as db_router
+from django.db.models import Field, Q, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django_stubs_ext import WithAnnotations
 
 from apps.accounts.models import User
 from apps.accounts.services import EMAIL_LISTS, user_email_opt_out, user_zone
+from apps.core.prepared import PreparedQuery
 from apps.core.realtime import group_poke, user_group
+from apps.core.rows import row_update
 from apps.notifications import router
 from apps.notifications.models import Notification, Presence
 from apps.notifications.push.send import notification_push
@@ -143,18 +148,17 @@ def notification_deliver(*, notification_id: int, now: datetime | None = None) -
     once they end).
     """
     now = now or timezone.now()
-    claimed = (
-        Notification.objects.filter(pk=notification_id, delivered_at__isnull=True)
-        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
-        .filter(Q(held_until__isnull=True) | Q(held_until__lte=now))
-        .update(claimed_until=now + DELIVERY_LEASE)
-    )
-    if not claimed:
+    if not _claim(notification_id=notification_id, now=now):
         return False
-    rows = router.with_facts(Notification.objects.select_related("user"), now)
-    notification = rows.get(pk=notification_id)
-    present = notification.present
-    route = router.route(notification, now, present=present, pushable=notification.pushable)
+    live_since = now - settings.NOTIFICATIONS_PRESENCE_TTL
+    notification = _WITH_FACTS.first(notification_id=notification_id, live_since=live_since)
+    if notification is None:  # deleted (with its user) since it was claimed
+        return False
+    # The facts are the prepared query's annotations, which mypy's Django plugin cannot see
+    # through a generic.
+    present = bool(getattr(notification, "present"))  # noqa: B009
+    pushable = bool(getattr(notification, "pushable"))  # noqa: B009
+    route = router.route(notification, now, present=present, pushable=pushable)
     fields: dict[str, Any] = {}
     if present and notification.topic and not notification.read:
         # They are looking at the game (the page shows the turn itself): read as it arrives, so
@@ -174,15 +178,75 @@ def notification_deliver(*, notification_id: int, now: datetime | None = None) -
             logger.exception("could not email notification %s", notification_id)
             # What went out is kept (no second push); the sweep tries the email again.
             fields |= {"email_status": Email.PENDING, "held_until": None}
-            Notification.objects.filter(pk=notification_id).update(**fields)
+            _save_fields(notification, fields)
             return False
     fields["email_status"] = route.email
     fields["held_until"] = route.held_until
     fields["claimed_until"] = None
     if route.held_until is None:
         fields["delivered_at"] = timezone.now()
-    Notification.objects.filter(pk=notification_id).update(**fields)
+    _save_fields(notification, fields)
     return route.held_until is None
+
+
+_CLAIM_COLUMNS = ("id", "delivered_at", "claimed_until", "held_until")
+
+
+@functools.cache
+def _claim_sql(alias: str) -> str:
+    """The claim's UPDATE, made once per database from the model's columns (building and
+    compiling it through the ORM cost more than running it, on nearly every turn)."""
+    quote = connections[alias].ops.quote_name
+    meta = Notification._meta
+    fields = [meta.get_field(name) for name in _CLAIM_COLUMNS]
+    column = {f.name: quote(f.column) for f in fields if isinstance(f, Field)}
+    claimed, held = column["claimed_until"], column["held_until"]
+    return (
+        f"UPDATE {quote(meta.db_table)} SET {claimed} = %s WHERE {column['id']} = %s"
+        f" AND {column['delivered_at']} IS NULL AND ({claimed} IS NULL OR {claimed} < %s)"
+        f" AND ({held} IS NULL OR {held} <= %s)"
+    )
+
+
+def _claim(*, notification_id: int, now: datetime) -> bool:
+    """Take the notification for `DELIVERY_LEASE` if it is undelivered, nobody else holds it
+    and quiet hours do not: the same UPDATE as
+
+        Notification.objects.filter(pk=notification_id, delivered_at__isnull=True)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .filter(Q(held_until__isnull=True) | Q(held_until__lte=now))
+        .update(claimed_until=now + DELIVERY_LEASE)
+    """
+    alias = db_router.db_for_write(Notification)
+    connection = connections[alias]
+    adapt = connection.ops.adapt_datetimefield_value
+    params = [adapt(now + DELIVERY_LEASE), notification_id, adapt(now), adapt(now)]
+    with connection.cursor() as cursor:
+        cursor.execute(_claim_sql(alias), params)
+        return cursor.rowcount > 0
+
+
+def _notification_with_facts(
+    *, notification_id: int, live_since: datetime
+) -> QuerySet[WithAnnotations[Notification, router.Facts]]:
+    notifications = Notification.objects.select_related("user").filter(pk=notification_id)
+    return router.with_facts_since(notifications, live_since)
+
+
+# The deliverer runs once for nearly every turn that passes: its facts query built and compiled
+# once (building it was a third of the worker's CPU a delivery, tests/load/deliverbench.py).
+_WITH_FACTS = PreparedQuery(
+    _notification_with_facts,
+    notification_id=-1_000_003,
+    live_since=datetime(1901, 1, 1, tzinfo=UTC),
+)
+
+
+def _save_fields(notification: Notification, fields: dict[str, Any]) -> None:
+    """Write `fields` to the notification's row (one UPDATE made once, as the action path's)."""
+    for name, value in fields.items():
+        setattr(notification, name, value)
+    row_update(notification, list(fields))
 
 
 def notifications_deliver_pending(*, now: datetime | None = None) -> int:

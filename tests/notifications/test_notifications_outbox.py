@@ -85,3 +85,37 @@ def test_fresh_rows_are_left_to_the_task_their_sender_enqueued(time_machine: Any
     assert notifications_deliver_pending() == 0
     time_machine.move_to(timezone.now() + timedelta(seconds=30))
     assert notifications_deliver_pending() == 1
+
+
+NOW = timezone.now()
+MINUTE = timedelta(minutes=1)
+
+
+@pytest.mark.parametrize(
+    ("row", "delivered"),
+    [
+        ({}, True),
+        ({"delivered_at": NOW - MINUTE}, False),  # delivered already
+        ({"claimed_until": NOW + MINUTE}, False),  # another deliverer holds it
+        ({"claimed_until": NOW - MINUTE}, True),  # its lease ran out
+        ({"claimed_until": NOW}, False),  # the lease ends as this deliverer starts: still held
+        ({"held_until": NOW + MINUTE}, False),  # quiet hours hold it
+        ({"held_until": NOW}, True),  # held until now: now it goes
+        ({"held_until": NOW - MINUTE, "claimed_until": NOW + MINUTE}, False),
+    ],
+)
+def test_a_deliverer_takes_a_notification_only_if_nobody_holds_it_and_it_is_due(
+    row: dict[str, Any], delivered: bool
+) -> None:
+    alice = make_user()
+    with transaction.atomic():
+        notification_send(user=alice, kind="your_turn", title="Your turn", email=False)
+    stored = Notification.objects.get()
+    Notification.objects.filter(pk=stored.pk).update(**({"delivered_at": None} | row))
+
+    assert notification_deliver(notification_id=stored.pk, now=NOW) is delivered
+    stored.refresh_from_db()
+    if delivered:  # taken, delivered and let go
+        assert stored.delivered_at is not None and stored.claimed_until is None
+    else:  # left as it was
+        assert stored.claimed_until == row.get("claimed_until")
