@@ -22,22 +22,13 @@ tasks the actions queue (turn notices) are purged from `--redis-url` afterwards.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from tests.load.benchrun import bench_arguments, bench_script_run
 from tests.load.bots import GAMES
-from tests.load.loadtest import (
-    DEFAULT_DATABASE,
-    DEFAULT_REDIS,
-    HERE,
-    flush_redis,
-    manage,
-    recreate_database,
-    stack_env,
-)
 
 SCRIPT = r"""
 import cProfile, json, pstats, statistics, sys, time, uuid
@@ -159,32 +150,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=GAMES, default="heroquest", help="the game played")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--actions", type=int, default=600)
-    parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
-    parser.add_argument("--profile-lines", type=int, default=35)
-    parser.add_argument(
-        "--database-url", default=os.environ.get("LOADTEST_DATABASE_URL", DEFAULT_DATABASE)
-    )
-    parser.add_argument("--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS))
-    parser.add_argument("--root", default=str(HERE), help="the checkout to measure")
+    bench_arguments(parser)
     args = parser.parse_args(argv)
 
-    env = stack_env(args) | {"ALLOWED_HOSTS": "testserver", "PYTHONPATH": f"{args.root}:{HERE}"}
-    recreate_database(args.database_url)
-    flush_redis(args.redis_url)  # an earlier run's rate-limit counters refuse its rooms otherwise
-    manage(args, env, "migrate", "--noinput")
-    manage(args, env, "load_quests")
-    request = vars(args) | {"database_url": None, "redis_url": None}
-    print(f"action bench of {args.root}; load average before: {os.getloadavg()[0]:.2f}")
-    sys.stdout.flush()
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps(request)], cwd=args.root, env=env, check=False
-    )
+    returncode, env = bench_script_run(SCRIPT, args, title="action bench", quests=True)
     celery = str(Path(sys.executable).parent / "celery")
     subprocess.run(
         [celery, "-A", "config", "purge", "-f"], cwd=args.root, env=env, capture_output=True
     )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
-    return done.returncode
+    return returncode
 
 
 if __name__ == "__main__":

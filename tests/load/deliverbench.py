@@ -8,7 +8,8 @@ deliver a notice (the claim, the router's facts, the live toast, the email, the 
 2.3-2.9 ms of the worker's CPU an action under `make loadtest`. This writes `--notices` turn
 notices through `notifications_send` (to 50 users who take turn emails, none with a browser
 taking push: none is sent) and times `notification_deliver` on each, in `--rounds` rounds of
-fresh notices; it prints the CPU and wall milliseconds a delivery and the SQL statements of one.
+fresh notices; it prints the CPU and wall milliseconds a delivery and the SQL statements of one
+(in the first round, with those that prepare its statements once).
 Email is written and "sent" to the dummy backend, as in `make loadtest`. `--root` runs another
 checkout with the same script, for a before/after comparison. The database (`--database-url`) is
 dropped and created. Not part of `make test`.
@@ -17,20 +18,10 @@ dropped and created. Not part of `make test`.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 
-from tests.load.loadtest import (
-    DEFAULT_DATABASE,
-    DEFAULT_REDIS,
-    HERE,
-    flush_redis,
-    manage,
-    recreate_database,
-    stack_env,
-)
+from tests.load.benchrun import bench_arguments, bench_script_run
 
 SCRIPT = r"""
 import cProfile, json, pstats, statistics, sys, time
@@ -86,27 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--notices", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
-    parser.add_argument("--profile-lines", type=int, default=35)
-    parser.add_argument(
-        "--database-url", default=os.environ.get("LOADTEST_DATABASE_URL", DEFAULT_DATABASE)
-    )
-    parser.add_argument("--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS))
-    parser.add_argument("--root", default=str(HERE), help="the checkout to measure")
+    bench_arguments(parser)
     args = parser.parse_args(argv)
 
-    env = stack_env(args) | {"PYTHONPATH": f"{args.root}:{HERE}"}
-    recreate_database(args.database_url)
-    flush_redis(args.redis_url)
-    manage(args, env, "migrate", "--noinput")
-    request = vars(args) | {"database_url": None, "redis_url": None}
-    print(f"deliver bench of {args.root}; load average before: {os.getloadavg()[0]:.2f}")
-    sys.stdout.flush()
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps(request)], cwd=args.root, env=env, check=False
-    )
+    returncode, _ = bench_script_run(SCRIPT, args, title="deliver bench")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
-    return done.returncode
+    return returncode
 
 
 if __name__ == "__main__":
