@@ -162,7 +162,7 @@ function areaSquares(view) {
   return out;
 }
 
-// A name's width in squares a character of font size 1 (the display face's bold, a little wide).
+// One character of a name at font size 1, in squares (the display face's bold runs a little wide).
 const NAME_CHAR_WIDTH = 0.62;
 const SEARCHED_MARK_WIDTH = 1.2; // the tick and up to four heroes' dots, at the bottom right
 
