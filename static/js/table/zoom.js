@@ -64,6 +64,14 @@ export class BoardZoom {
     this.apply();
   }
 
+  /** After a redraw that may change the board's size: the opening zoom the first time, the
+   * reader's own zoom from then on. */
+  settle() {
+    if (this.settled) this.apply();
+    else this.initial();
+    this.settled = true;
+  }
+
   /** Scroll so that the board point (x, y), in units, is in the middle of the box. */
   centreOn(x, y) {
     const box = this.box();

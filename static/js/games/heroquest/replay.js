@@ -26,7 +26,6 @@ const NO_UI = { pending: null, highlight: null, monster: null, spell: null, thro
 let logged = null; // the step the log shows
 // The table's zoom: "Fit" shows the whole map, + and a pinch zoom in (static/js/table/zoom.js).
 const zoom = new BoardZoom({ svg: dom.svg, scroller: $("board-scroll"), fallbackBox: [26.5, 19.5] });
-let zoomed = false; // the first step sets the opening zoom, later ones keep the reader's
 
 /** A step's whole view: the page's changes on the view before it. */
 function merge(before, step) {
@@ -39,9 +38,7 @@ function show(n, step, stepView, replay) {
   const view = { ...stepView, log: entries, legal_actions: [] };
   const index = indexView(view);
   drawBoard(dom.svg, view, index, boardTargets(view, index, NO_UI), NO_UI);
-  if (zoomed) zoom.apply();
-  else zoom.initial();
-  zoomed = true;
+  zoom.settle(); // the first step opens at the table's zoom; later ones keep the reader's
   renderTurn(dom.turn, view, index, {}, { step: { n, action: step.action } });
   renderDiceTray(dom.dice, { ...view, log: step.entries }, index);
   renderHeroes(dom.heroes, view);

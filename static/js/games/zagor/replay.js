@@ -24,7 +24,6 @@ const dom = {
 const LOG_SHOWN = 300;
 // The table's zoom: "Fit" shows every level in play, + and a pinch make the names readable.
 const zoom = new BoardZoom({ svg: dom.svg, scroller: $("board-scroll") });
-let zoomed = false; // the first step sets the opening zoom, later ones keep the reader's
 
 // Icons as paths on a 24 x 24 grid: bar + triangle (first / last), chevrons (back / forward),
 // and play / pause.
@@ -78,10 +77,7 @@ function show(n, step, stepView, replay) {
     const height = Math.max(...boxes.map((b) => b.height));
     dom.svg.setAttribute("viewBox", `-0.15 -0.15 ${width + 0.3} ${height + 0.3}`);
   }
-  // A level revealed changes the fitted size.
-  if (zoomed) zoom.apply();
-  else zoom.initial();
-  zoomed = true;
+  zoom.settle(); // a level revealed changes the fitted size; the reader keeps their zoom
   dom.svg.setAttribute("aria-label", `The dungeon at step ${n}: ${levelsInPlay(view).length} level(s)`);
   renderTurn(dom.turn, view);
   dom.turn.append(el("p", { class: "replay-action small" }, stepSummary(step, view)));
