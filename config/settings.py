@@ -177,15 +177,18 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         server_side_binding=True,
         prepare_threshold=env.int("DB_PREPARE_THRESHOLD", default=5) or None,
     )
+    # Django's backend, its pool lending a connection without a round trip (config/postgresql/).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
     if env.bool("DB_POOL", default=True):
         # A bounded pool per process (psycopg_pool): a request borrows a connection and gives it
         # back instead of opening its own, and no process ever holds more than DB_POOL_MAX. A
         # request that waits DB_POOL_TIMEOUT seconds for one fails (PoolTimeout) instead of piling
         # up. Size it so that processes x DB_POOL_MAX stays below PostgreSQL's max_connections.
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not Django
-        # The pool checks a connection as it lends it (psycopg_pool's check_connection, one empty
-        # round trip) and replaces a broken one: after PostgreSQL restarts, the first request on
-        # each stale pooled connection is served on a fresh one instead of answering 503.
+        # The pool checks a connection as it lends it (config/postgresql/base.py: a round trip
+        # only when the server has sent something) and replaces a broken one: after PostgreSQL
+        # restarts, the first request on each stale pooled connection is served on a fresh one
+        # instead of answering 503.
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=True)
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env.int("DB_POOL_MIN", default=2),

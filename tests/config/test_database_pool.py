@@ -1,6 +1,6 @@
 """After PostgreSQL restarts, a web process's pooled connections are stale: the pool checks a
-connection as it lends it (CONN_HEALTH_CHECKS, psycopg_pool's check_connection) and replaces a
-broken one, so the first request after the outage is served instead of answering 503."""
+connection as it lends it (CONN_HEALTH_CHECKS, config/postgresql/base.py) and replaces a broken
+one, so the first request after the outage is served instead of answering 503."""
 
 import json
 import urllib.error
@@ -38,10 +38,11 @@ def test_stale_pooled_connections_are_replaced_not_answered_503(
     with daphne(env, tmp_path) as base:
         url = f"{base}/api/games/{game.pk}/view"
         assert fetch(url, token)[0] == 200  # the pool holds its connections now
-        # The database "restarts": every connection but this test's own is cut.
+        # The database "restarts": every connection but this test's own is cut, each backend
+        # gone (its farewell on the socket) before the next request, as after a real restart.
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
                 "WHERE datname = current_database() AND pid <> pg_backend_pid()"
             )
 
