@@ -369,6 +369,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # (`make run` sets it from HOST and PORT).
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 NOTIFICATIONS_DIGEST_HOUR = env.int("NOTIFICATIONS_DIGEST_HOUR", default=8)
+# A process's notices committed within this many seconds go to the worker as one delivery task
+# (apps/core/gathering.py); 0 sends each commit's at once.
+NOTIFICATIONS_GATHER_SECONDS = env.float("NOTIFICATIONS_GATHER_SECONDS", default=0.25)
 # A game socket whose heartbeat (every 30 s) is older than this is gone.
 NOTIFICATIONS_PRESENCE_TTL = timedelta(seconds=env.int("NOTIFICATIONS_PRESENCE_TTL", default=150))
 

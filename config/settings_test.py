@@ -19,3 +19,8 @@ from config.settings import *  # noqa: E402, F403
 # Creating users is most tests' setup; the real hasher is slow on purpose. Tests of hashing name
 # the hashers they need.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Each commit's notices go to the broker as they did before gathering (apps/core/gathering.py):
+# a test's broker and eager mode are switched around it, and a task sent later by a thread would
+# meet the next test's. tests/core/test_core_gathering.py tests the gathering itself.
+NOTIFICATIONS_GATHER_SECONDS = 0.0

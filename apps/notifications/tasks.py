@@ -12,6 +12,8 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
+from apps.core.gathering import Gatherer
+
 logger = logging.getLogger(__name__)
 
 
@@ -70,8 +72,26 @@ def webhook_enqueue(message_id: int, attempt: int = 0) -> None:
 
 
 def deliver_enqueue(notification_ids: list[int]) -> None:
-    """Enqueue delivery after commit; with the broker down, the sweep delivers them later."""
+    """Enqueue delivery after commit, gathered with what this process commits within
+    NOTIFICATIONS_GATHER_SECONDS into one task (apps/core/gathering.py); with the broker down,
+    or the process gone before it sent them, the sweep delivers them later."""
+    if settings.NOTIFICATIONS_GATHER_SECONDS <= 0 or deliver.app.conf.task_always_eager:
+        _deliver_send(notification_ids)
+    else:
+        _gathered_for_delivery.add(notification_ids)
+
+
+def _deliver_send(notification_ids: list[int]) -> None:
     try:
         deliver.delay(notification_ids)
     except Exception:  # the rows stay in the outbox: notifications.deliver_pending sends them
         logger.warning("broker unreachable: notifications %s wait for the sweep", notification_ids)
+
+
+# A burst's notices in tasks of at most 20, so that several worker processes share it.
+_gathered_for_delivery = Gatherer(
+    _deliver_send,
+    window=settings.NOTIFICATIONS_GATHER_SECONDS,
+    most=20,
+    name="notifications-gathered",
+)

@@ -9,6 +9,7 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
+from apps.notifications import tasks
 from apps.notifications.models import Notification
 from apps.notifications.services import (
     DELIVERY_LEASE,
@@ -57,6 +58,27 @@ def test_a_notification_written_while_the_broker_is_down_is_delivered_once_it_re
     assert email.to == [alice.email] and email.subject == "Your turn"
     stored.refresh_from_db()
     assert stored.delivered_at is not None and stored.email_status == "sent"
+
+
+def test_notices_committed_within_the_window_go_to_the_worker_as_one_task(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    enqueued: list[list[int]] = []
+    monkeypatch.setattr(app.conf, "task_always_eager", False)
+    monkeypatch.setattr(tasks.deliver, "delay", enqueued.append)
+    settings.NOTIFICATIONS_GATHER_SECONDS = 60
+    # Sent below by flush(), as when the window closes (its length was read at import: 0 here).
+    monkeypatch.setattr(tasks._gathered_for_delivery, "window", 60)
+
+    with transaction.atomic():
+        first = notification_send(user=alice, kind="your_turn", title="Your turn", url="/g/1/")
+    with transaction.atomic():
+        second = notification_send(user=bob, kind="your_turn", title="Your turn", url="/g/2/")
+    assert enqueued == []  # held for the window
+    tasks._gathered_for_delivery.flush()
+
+    assert enqueued == [[first.pk, second.pk]]
 
 
 def test_a_claimed_notification_is_left_to_its_deliverer_until_the_lease_runs_out(
