@@ -8,7 +8,9 @@ all in one call (in parts of at most `most` items, so that workers still share a
 
 What a process holds when it dies is lost here: gather only work that is also kept elsewhere (a
 notification waits in its outbox row until delivered, and the minute's sweep delivers what no
-task did). A process sends what it holds when it exits; a forked child starts empty.
+task did). A process sends what it holds when it exits (`atexit`; a Celery worker's children
+leave without running it, so config/celery.py calls `gatherers_flush` as each one stops); a
+forked child starts empty.
 """
 
 from __future__ import annotations
@@ -18,12 +20,23 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 logger = logging.getLogger(__name__)
 
 Item = TypeVar("Item")
+
+# Every gatherer of this process, for `gatherers_flush` (weakly: a test's gatherers may go).
+_GATHERERS: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def gatherers_flush() -> None:
+    """Send what every gatherer of this process holds, now, on the caller's thread: for a
+    process about to exit without running `atexit`."""
+    for gatherer in list(_GATHERERS):
+        gatherer.flush()
 
 
 class Gatherer(Generic[Item]):
@@ -40,6 +53,7 @@ class Gatherer(Generic[Item]):
         self._sender_pid = 0
         atexit.register(self.flush)
         os.register_at_fork(after_in_child=self._forget)
+        _GATHERERS.add(self)
 
     def add(self, items: Iterable[Item]) -> None:
         """Hold `items` until the window closes (its thread started on this process's first)."""

@@ -1,10 +1,13 @@
+import os
 import uuid
 from collections.abc import Iterator
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from celery.signals import worker_process_shutdown
 from django.conf import settings
 
+from apps.core.gathering import Gatherer
 from config.celery import app, ping
 
 
@@ -45,3 +48,15 @@ def test_the_broker_is_redis_when_redis_url_is_set(redis_url: str) -> None:
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1)
         assert conn.transport_cls in ("redis", "rediss") or "redis" in conn.as_uri()
+
+
+def test_a_worker_child_sends_what_it_gathered_as_it_stops() -> None:
+    # Billiard's children leave with os._exit, past atexit: the signal is their last word.
+    sent: list[list[int]] = []
+    gatherer = Gatherer(sent.append, window=60, most=20, name="test")
+    gatherer.add([41, 42])
+
+    worker_process_shutdown.send(sender=None, pid=os.getpid(), exitcode=0)
+
+    assert sent == [[41, 42]]
+    assert gatherer.held() == 0

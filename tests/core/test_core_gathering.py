@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from apps.core.gathering import Gatherer
+from apps.core.gathering import Gatherer, gatherers_flush
 
 
 class Recorder:
@@ -95,3 +95,15 @@ def test_a_forked_child_starts_empty_and_sends_only_its_own() -> None:
 
     assert os.waitstatus_to_exitcode(status) == 0
     assert gatherer.held() == 1
+
+
+def test_every_gatherer_sends_what_it_holds_when_the_process_flushes_them_all() -> None:
+    first, second = Recorder(), Recorder()
+    Gatherer(first, window=60, most=20, name="first").add([1])
+    kept = Gatherer(second, window=60, most=20, name="second")
+    kept.add([2, 3])
+
+    gatherers_flush()
+
+    assert first.sent == [[1]]
+    assert second.sent == [[2, 3]]
