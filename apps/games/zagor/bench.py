@@ -1,8 +1,8 @@
 """Benchmark the Zagor engine: `python -m apps.games.zagor.bench [--games N] [--states N]`.
 
 Prints full goal-seeking games per second of the full game, and median / p99 of legal_actions,
-apply, seat_view and state_to_json (what is stored after each action) over mid-game states of
-every tale.
+apply, seat_view, state_to_json, and the text stored after each action (orjson writing the
+state's dataclasses, `ZagorFace.state_for_text`) over mid-game states of every tale.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 from .engine import apply, legal_actions, seats_to_move
 from .playout import goal_policy, playout, random_policy
 from .scenarios import SLUGS
@@ -20,6 +22,7 @@ from .state import State, state_to_json
 from .views import seat_view
 
 Json = dict[str, Any]
+NON_STR = orjson.OPT_NON_STR_KEYS  # as the platform writes it (apps/core/jsontext.py)
 
 
 def games_per_second(count: int) -> tuple[float, int]:
@@ -82,6 +85,7 @@ def main() -> None:
     report("apply", timings(lambda s, seat, a: apply(s, seat, a), states))
     report("seat_view", timings(lambda s, seat, a: seat_view(s, seat), states))
     report("state_to_json", timings(lambda s, seat, a: state_to_json(s), states))
+    report("stored text", timings(lambda s, seat, a: orjson.dumps(s, option=NON_STR), states))
 
 
 if __name__ == "__main__":

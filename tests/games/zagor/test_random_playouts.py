@@ -2,16 +2,33 @@
 for the seat to move while the game runs, deterministic replay, JSON round-trip, no leak."""
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, fields, is_dataclass
+from typing import Any
 
 import pytest
 
+from apps.core.jsontext import json_text
 from apps.games.zagor import GAME
 from apps.games.zagor.engine import apply, new_game
 from apps.games.zagor.playout import goal_policy, playout, random_policy
 from apps.games.zagor.scenarios import SLUGS, shipped
 
 from .leakcheck import twin
+
+
+def every_part_holds_exactly_its_fields_in_order(value: Any) -> bool:
+    """orjson writes a dataclass instance's attributes: a part holding anything else, or its
+    fields in another order, would be stored as other text than `state_to_json`'s."""
+    if isinstance(value, list):
+        return all(every_part_holds_exactly_its_fields_in_order(v) for v in value)
+    if isinstance(value, dict):
+        return all(every_part_holds_exactly_its_fields_in_order(v) for v in value.values())
+    if is_dataclass(value):
+        names = [f.name for f in fields(value)]
+        return list(vars(value)) == names and all(
+            every_part_holds_exactly_its_fields_in_order(getattr(value, n)) for n in names
+        )
+    return True
 
 
 def check_game(slug, heroes, seed, policy, max_actions, leak_every=0):
@@ -38,6 +55,10 @@ def check_game(slug, heroes, seed, policy, max_actions, leak_every=0):
         assert st.copy() == st
         data = json.loads(json.dumps(GAME.state_to_json(st)))
         assert GAME.state_from_json(data, None) == st
+        assert data == json.loads(json.dumps(GAME.state_to_json(st)))  # taken over, not changed
+        # What the platform stores: the dataclasses written by orjson, exactly this JSON's text.
+        assert json_text(GAME.state_for_text(st)) == json_text(GAME.state_to_json(st))
+        assert every_part_holds_exactly_its_fields_in_order(st)
     if leak_every:
         for st in steps[::leak_every]:
             for seat in range(heroes + 1):

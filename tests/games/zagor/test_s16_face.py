@@ -123,6 +123,25 @@ def test_the_surrender_setting_is_private_and_applied_by_with_settings():
     assert "surrender_at" not in json.dumps(GAME.seat_view(t, 1)["heroes"])
 
 
+def test_settings_that_change_nothing_leave_the_very_same_state():
+    s = started()
+
+    assert GAME.with_settings(s, {}) is s
+    assert GAME.with_settings(s, {"dwarf": {"surrender_at": 0}}) is s
+    assert GAME.with_settings(s, {"nobody": {"surrender_at": 3}}) is s
+
+
+def test_a_setting_changes_only_its_heros_copy_and_shares_the_rest():
+    s = started(4)
+
+    t = GAME.with_settings(s, {"dwarf": {"surrender_at": 2}})
+
+    assert t.heroes["dwarf"].surrender_at == 2 and s.heroes["dwarf"].surrender_at == 0
+    assert t.heroes["barbarian"] is s.heroes["barbarian"]
+    assert t.tiles is s.tiles
+    assert GAME.state_to_json(s) == GAME.state_to_json(started(4))
+
+
 @pytest.mark.parametrize(
     ("setup", "expected"),
     [
@@ -159,6 +178,7 @@ def test_state_round_trips_through_json():
     data = json.loads(json.dumps(GAME.state_to_json(s)))
     back = GAME.state_from_json(data, None)
     assert back == s
+    assert data == json.loads(json.dumps(GAME.state_to_json(s)))  # its JSON left as it was
 
 
 def test_a_copied_state_shares_nothing_with_its_original():
