@@ -235,16 +235,22 @@ def _plain(value: Any) -> Any:
 
 
 def _copied(value: Any) -> Any:
-    """A deep copy of `value`, its dataclasses copied field by field."""
+    """A deep copy of `value`: each dataclass instance's attributes (exactly its fields, in order:
+    tests/games/zagor/test_random_playouts.py) copied as a dict at once, and only what is not a
+    plain value walked further. Run by every action; walking each field by name cost half again."""
     kind = type(value)
+    if kind is list:
+        return [v if type(v) in _PLAIN_TYPES else _copied(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _PLAIN_TYPES else _copied(v) for k, v in value.items()}
     if kind in _PLAIN_TYPES:
         return value
-    if kind is list:
-        return [_copied(v) for v in value]
-    if kind is dict:
-        return {k: _copied(v) for k, v in value.items()}
+    attributes = value.__dict__.copy()
+    for name, attribute in attributes.items():
+        if type(attribute) not in _PLAIN_TYPES:
+            attributes[name] = _copied(attribute)
     twin = object.__new__(kind)
-    twin.__dict__.update({name: _copied(getattr(value, name)) for name in field_names(kind)})
+    twin.__dict__ = attributes
     return twin
 
 
