@@ -106,6 +106,30 @@ def rows_insert(instances: Sequence[Model]) -> None:
         cursor.execute(sql, params)
 
 
+def rows_insert_returning_pks(instances: Sequence[Model]) -> None:
+    """`bulk_create(instances)` of one model in one INSERT, each instance given its new primary
+    key (as `bulk_create` gives them where the database returns rows: PostgreSQL, SQLite 3.35+;
+    elsewhere it is `bulk_create`)."""
+    if not instances:
+        return
+    model = type(instances[0])
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    if not connection.features.can_return_rows_from_bulk_insert:
+        model._default_manager.using(alias).bulk_create(instances)
+        return
+    sql, params = _insert_statement(instances, connection, alias)
+    pk = model._meta.pk
+    sql += f" RETURNING {connection.ops.quote_name(pk.column)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = [row[0] for row in cursor.fetchall()]
+    for instance, key in zip(instances, keys, strict=True):
+        instance.pk = key
+        instance._state.adding = False
+        instance._state.db = alias
+
+
 def rows_insert_then_update(
     instances: Sequence[Model], instance: Model, fields: Sequence[str]
 ) -> None:

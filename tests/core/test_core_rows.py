@@ -10,7 +10,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.core.jsontext import json_text
-from apps.core.rows import row_update, rows_insert, rows_insert_then_update
+from apps.core.rows import (
+    row_update,
+    rows_insert,
+    rows_insert_returning_pks,
+    rows_insert_then_update,
+)
 from apps.play.models import Game, GameEvent
 from tests.play import conftest as play
 from tests.play.conftest import GameMaker
@@ -84,6 +89,22 @@ def test_rows_inserted_at_once_are_the_rows_bulk_create_writes(make_game: GameMa
     ]
     assert stored[0].payload == {"seq": 1001, "text": "ünïcode", "big": 2**70}
     assert all(e.created >= started - timedelta(seconds=1) for e in stored)  # auto_now_add
+
+
+def test_rows_inserted_with_their_new_keys_are_those_rows_in_one_statement(
+    make_game: GameMaker,
+) -> None:
+    game, _ = make_game(seats=2)
+    last_seq = newest_seq(game)
+    rows = event_rows(game, after=last_seq, event_seq=2000, count=3, text="ünïcode")
+    with CaptureQueriesContext(connection) as queries:
+        rows_insert_returning_pks(rows)
+    assert len(queries) == 1
+    for row in rows:
+        stored = GameEvent.objects.get(pk=row.pk)
+        assert (stored.seq, stored.event_seq) == (row.seq, row.event_seq)
+        assert not row._state.adding  # saved, as bulk_create leaves them
+    assert len({row.pk for row in rows}) == 3
 
 
 def test_nothing_to_insert_runs_no_statement() -> None:
