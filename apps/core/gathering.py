@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 Item = TypeVar("Item")
 
 # Every gatherer of this process, for `gatherers_flush` (weakly: a test's gatherers may go).
-_GATHERERS: weakref.WeakSet[Any] = weakref.WeakSet()
+_GATHERERS: weakref.WeakSet[Gatherer[Any]] = weakref.WeakSet()
 
 
 def gatherers_flush() -> None:
