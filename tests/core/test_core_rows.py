@@ -110,6 +110,7 @@ def test_rows_inserted_with_their_new_keys_are_those_rows_in_one_statement(
 def test_nothing_to_insert_runs_no_statement() -> None:
     with CaptureQueriesContext(connection) as queries:
         rows_insert([])
+        rows_insert_returning_pks([])
     assert len(queries) == 0
 
 
