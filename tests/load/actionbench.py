@@ -14,6 +14,14 @@ the same bots, for a before/after comparison in one go:
 
     python -m tests.load.actionbench --root /tmp/old && python -m tests.load.actionbench
 
+`--instructions` counts instead of timing: the bench runs twice under valgrind's callgrind, with
+`--actions` and with `--more-actions` more, and the difference gives the instructions one action
+costs this process (the client, Django, the service, the engine; not PostgreSQL's or Redis's own).
+The same code gives the same count to within about half a percent, however busy the machine (its
+timings swing by a third on a shared host), so two commits compare in one go:
+
+    python -m tests.load.actionbench --instructions --games 5 --actions 60 [--root /tmp/old]
+
 The database (`--database-url`, default LOADTEST_DATABASE_URL) is dropped and created; the Celery
 tasks the actions queue (turn notices) are purged from `--redis-url` afterwards. Not part of
 `make test`.
@@ -23,8 +31,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from tests.load.benchrun import bench_arguments, bench_script_run
@@ -150,16 +160,63 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=GAMES, default="heroquest", help="the game played")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--actions", type=int, default=600)
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions an action (valgrind)"
+    )
+    parser.add_argument("--more-actions", type=int, default=200, help="with --instructions")
     bench_arguments(parser)
     args = parser.parse_args(argv)
 
-    returncode, env = bench_script_run(SCRIPT, args, title="action bench", quests=True)
+    if args.instructions:
+        returncode, env = instructions_an_action(args)
+    else:
+        returncode, env = bench_script_run(SCRIPT, args, title="action bench", quests=True)
     celery = str(Path(sys.executable).parent / "celery")
     subprocess.run(
         [celery, "-A", "config", "purge", "-f"], cwd=args.root, env=env, capture_output=True
     )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return returncode
+
+
+def instructions_an_action(args: argparse.Namespace) -> tuple[int, dict[str, str]]:
+    """The bench under callgrind with `args.actions`, then with `args.more_actions` more: the
+    instructions the extra actions cost, each (printed)."""
+    if shutil.which("valgrind") is None:
+        print("--instructions needs valgrind (Debian: apt-get install valgrind)", file=sys.stderr)
+        return 2, {}
+    counts = []
+    env: dict[str, str] = {}
+    for actions in (args.actions, args.actions + args.more_actions):
+        with tempfile.TemporaryDirectory() as folder:
+            out = Path(folder) / "callgrind.out"
+            valgrind = ["valgrind", "-q", "--tool=callgrind", "--cache-sim=no"]
+            valgrind.append(f"--callgrind-out-file={out}")
+            run_args = argparse.Namespace(**(vars(args) | {"actions": actions}))
+            returncode, env = bench_script_run(
+                SCRIPT,
+                run_args,
+                title=f"action bench under callgrind, {actions} actions",
+                quests=True,
+                under=valgrind,
+            )
+            if returncode:
+                return returncode, env
+            counts.append(callgrind_total(out.read_text()))
+    each = (counts[1] - counts[0]) / args.more_actions
+    print(
+        f"instructions an action:    {each:,.0f} (the bench's process; {counts[0]:,} with "
+        f"{args.actions} actions, {counts[1]:,} with {args.more_actions} more)"
+    )
+    return 0, env
+
+
+def callgrind_total(report: str) -> int:
+    """The instructions a callgrind output file counted in all (its `summary:` line)."""
+    for line in report.splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    raise ValueError("no summary line in callgrind's output")
 
 
 if __name__ == "__main__":

@@ -33,11 +33,16 @@ def bench_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def bench_script_run(
-    script: str, args: argparse.Namespace, *, title: str, quests: bool = False
+    script: str,
+    args: argparse.Namespace,
+    *,
+    title: str,
+    quests: bool = False,
+    under: list[str] | None = None,
 ) -> tuple[int, dict[str, str]]:
     """Drop and create the database (its quests loaded if `quests`), flush Redis, and run
-    `script` in the measured checkout with the options as its one argument (JSON): its exit
-    status, and the environment it ran in."""
+    `script` in the measured checkout with the options as its one argument (JSON), under the
+    command `under` if given (valgrind): its exit status, and the environment it ran in."""
     env = stack_env(args) | {"ALLOWED_HOSTS": "testserver", "PYTHONPATH": f"{args.root}:{HERE}"}
     recreate_database(args.database_url)
     flush_redis(args.redis_url)  # an earlier run's rate-limit counters would refuse its rooms
@@ -48,6 +53,9 @@ def bench_script_run(
     print(f"{title} of {args.root}; load average before: {os.getloadavg()[0]:.2f}")
     sys.stdout.flush()
     done = subprocess.run(
-        [sys.executable, "-c", script, json.dumps(request)], cwd=args.root, env=env, check=False
+        [*(under or []), sys.executable, "-c", script, json.dumps(request)],
+        cwd=args.root,
+        env=env,
+        check=False,
     )
     return done.returncode, env
