@@ -5,7 +5,8 @@
    and play turns by tapping lit spaces and the legal actions' buttons. The d10 appears on
    screen, the voice's line repeats, the spoken voice is off until turned on (and remembered),
    the surrender setting is saved, the other page follows over its socket, and the second seat's
-   page never carries the first seat's spell hand.
+   page never carries the first seat's spell hand. A hero standing on a face-up tile leaves its
+   face readable above the token.
 2. A Zagor game played to its end through the API by the face's own bot (as
    tests/platform/test_platform_zagor.py does) replays in the browser and its dice check fair
    there; a changed d10 in the served replay fails the check.
@@ -51,6 +52,33 @@ pytestmark = [pytest.mark.browser]
 
 PHONE: Any = {"width": 390, "height": 844}
 SHOTS = os.environ.get("ZAGOR_SCREENSHOTS")
+
+
+# The page's own view, drawn on a board of its own with the first hero on a corridor space whose
+# tile lies face up: where the face's words and the hero's token fall on the screen.
+HERO_ON_A_FACE_UP_TILE = """async () => {
+  const { drawBoard } = await import('/static/js/games/zagor/draw.js');
+  const { viewBoxOf } = await import('/static/js/games/zagor/model.js');
+  const view = JSON.parse(document.getElementById('seat-view').textContent);
+  const hero = view.heroes[0];
+  const space = Object.keys(view.spaces).find((id) => 'tile' in view.spaces[id]);
+  view.spaces[space] = { ...view.spaces[space], tile: { face: 'Secret Passage' } };
+  hero.space = space;
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('class', 'board');
+  svg.style.width = '1200px';
+  document.body.append(svg);
+  svg.setAttribute('viewBox', viewBoxOf(drawBoard(svg, view, {}).boxes).join(' '));
+  const box = (el) => {
+    const b = el.getBoundingClientRect();
+    return { top: b.top, bottom: b.bottom };
+  };
+  const words = [...svg.querySelectorAll(`[data-space="${space}"] text`)].map(box);
+  const token = box(svg.querySelector(`[data-hero="${hero.hero}"] .hero-token`));
+  svg.remove();
+  return [{ top: Math.min(...words.map((w) => w.top)),
+            bottom: Math.max(...words.map((w) => w.bottom)) }, token];
+}"""
 
 
 def shot(page: Any, name: str, full: bool = False) -> None:
@@ -183,6 +211,8 @@ def test_two_players_play_the_orb_tale_by_taps_on_phones(
             assert player.page.locator("#board [data-space]").count() == 41
             assert player.page.locator("#board [data-hero]").count() == 2
             assert "Enchanted Orb" not in player.page.text_content("#board")  # not a space
+        face, token = one.page.evaluate(HERO_ON_A_FACE_UP_TILE)
+        assert face["bottom"] <= token["top"], f"the hero hides the tile's face: {face}, {token}"
         # The voice: the last announcement, Repeat, and the spoken voice off by default.
         view = api_view(one, game_url)
         line = one.page.text_content("#voice-line")

@@ -102,7 +102,12 @@ function drawSpace(parent, view, s, { move, target, crossTo }) {
         { x: x + 0.07, y: y + 0.07, width: size - 0.14, height: size - 0.14, rx: 0.06, class: `tile tile-${tile.kind} tile-l${s.level}` },
         g,
       );
-      if (tile.face) faceText(g, s, tile.face, tile.kind === "peeked" ? "tile-face tile-face-peeked" : "tile-face");
+      if (tile.face) {
+        const cls = tile.kind === "peeked" ? "tile-face tile-face-peeked" : "tile-face";
+        // A hero on the tile stands in its lower right, as in a room: the face reads above.
+        if (heroOn(view, s.id)) faceTextAbove(g, s, tile.face, cls);
+        else faceText(g, s, tile.face, cls);
+      }
     }
   } else if (s.kind === "room") {
     svgEl("rect", { x, y, width: size, height: size, rx: 0.12, class: `sq sq-room${state.monster ? "" : " sq-cleared"}` }, g);
@@ -111,8 +116,7 @@ function drawSpace(parent, view, s, { move, target, crossTo }) {
       svgText("text", { x: s.gx, y: y + 0.2 + i * 0.17, class: "room-name", "text-anchor": "middle" }, line, g);
     });
     // A hero in the room covers its lower half: the fight's figure shows the monster then.
-    const occupied = (view.heroes ?? []).some((h) => h.space === s.id);
-    if (occupied) {
+    if (heroOn(view, s.id)) {
       // nothing more: the figures tell
     } else if (state.monster) {
       const cls = state.monster.length > 10 ? "room-monster room-monster-long" : "room-monster";
@@ -177,13 +181,25 @@ function faceText(g, s, face, cls) {
   });
 }
 
+function faceTextAbove(g, s, face, cls) {
+  const lines = wrapWords(face, 9, 2);
+  lines.forEach((line, i) => {
+    svgText("text", { x: s.gx, y: s.gy - HALF + 0.2 + i * 0.15, class: `${cls} tile-face-above`, "text-anchor": "middle" }, line, g);
+  });
+}
+
+function heroOn(view, id) {
+  return (view.heroes ?? []).some((h) => h.space === id);
+}
+
 function drawHero(parent, view, hero, s, targeted) {
   const acting = view.turn?.hero === hero.hero && !view.over;
   const mine = view.me?.hero === hero.hero;
   const cls = ["figure", "hero-figure", acting ? "acting" : "", mine ? "mine" : "", targeted ? "hl-hero" : ""].filter(Boolean).join(" ");
   const g = svgEl("g", { class: cls, "data-hero": hero.hero }, parent);
   svgText("title", {}, `${hero.name}: Stamina ${hero.stamina} of ${hero.stamina_max}`, g);
-  const centred = s.kind === "corridor" || s.kind === "start";
+  // Centred on a bare corridor or a start; on a tile with a face, or in a room, its lower right.
+  const centred = s.kind === "start" || (s.kind === "corridor" && !tileOf(view, s.id).face);
   const cx = s.gx + (centred ? 0 : 0.19);
   const cy = s.gy + (centred ? 0.04 : 0.2);
   const r = centred ? 0.25 : 0.19;
