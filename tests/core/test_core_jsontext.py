@@ -98,3 +98,20 @@ def test_a_dataclass_is_written_as_its_fields_and_a_tuple_as_a_list_by_either_en
 def test_what_is_not_json_still_fails_to_encode() -> None:
     with pytest.raises(TypeError):
         json_text({"when": object()})
+
+
+def test_keys_other_than_strings_are_written_as_json_writes_them_on_every_path() -> None:
+    shared_parts.clear()
+    counts = {1: "one", 2.5: "two and a half", False: "no", None: "none"}
+    view = {"map": {3: [1, 2]}, "counts": counts, "seat": 1}
+    as_json = json.dumps(view, separators=(",", ":"))
+
+    assert json.loads(json_text(view)) == json.loads(as_json)
+    assert json.loads(json_text_sharing(view, {"map"})) == json.loads(as_json)
+    assert json.loads(orjson.dumps(shared_parts.fragment(view["map"]))) == {"3": [1, 2]}
+
+
+def test_a_document_of_string_keys_reads_the_same_with_or_without_orjsons_key_option() -> None:
+    view = {"seat": 2, "map": {"squares": [{"x": 1, "walls": "NE"}]}, "title": "Trïal"}
+
+    assert json_text(view) == orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode()
