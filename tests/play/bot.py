@@ -13,6 +13,8 @@ import random
 from collections import deque
 from typing import Any
 
+import orjson
+
 Square = tuple[int, int]
 Action = dict[str, Any]
 STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -40,8 +42,13 @@ class Map:
         for f in m["furniture"]:
             self.blocked |= {_sq(s) for s in f["squares"]}
         self.stairway = [_sq(s) for s in m["stairway"]]
+        # Each square's open steps, worked out once: the searches below walk them many times.
+        self.steps = {sq: self._open_steps(sq) for sq in self.walls}
 
     def neighbours(self, sq: Square) -> list[Square]:
+        return self.steps.get(sq, [])
+
+    def _open_steps(self, sq: Square) -> list[Square]:
         out = []
         for side, (dx, dy) in STEPS.items():
             nxt = (sq[0] + dx, sq[1] + dy)
@@ -60,9 +67,10 @@ class Map:
         """Steps from every reachable square to the nearest goal, around the obstacles."""
         dist = {g: 0 for g in goals if g in self.walls}
         queue = deque(dist)
+        steps = self.steps
         while queue:
             sq = queue.popleft()
-            for nxt in self.neighbours(sq):
+            for nxt in steps[sq]:
                 if nxt not in dist and nxt not in obstacles:
                     dist[nxt] = dist[sq] + 1
                     queue.append(nxt)
@@ -87,9 +95,12 @@ class Bot:
         self.rng = random.Random(seed)
         self.randomness = randomness
         self.villain_defeated = False
+        # The last map seen and its text: most actions change nothing on it (monsters and heroes
+        # are obstacles given apart), so its steps are worked out again only when it changes.
+        self._map: tuple[bytes, Map] | None = None
 
     def observe(self, entries: list[dict[str, Any]]) -> None:
-        if any(e.get("type") == "villain_defeated" for e in entries):
+        if not self.villain_defeated and any(e.get("type") == "villain_defeated" for e in entries):
             self.villain_defeated = True
 
     def choose(self, view: dict[str, Any]) -> Action | None:
@@ -102,6 +113,12 @@ class Bot:
         if view["role"] == "zargon":
             return self._zargon(view, legal)
         return self._hero(view, legal)
+
+    def _board(self, view: dict[str, Any]) -> Map:
+        text = orjson.dumps(view["map"])
+        if self._map is None or self._map[0] != text:
+            self._map = (text, Map(view))
+        return self._map[1]
 
     # --- heroes --------------------------------------------------------------------------------
     def _hero(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -147,7 +164,7 @@ class Bot:
     ) -> Action | None:
         if not moves or me["position"] is None:
             return None
-        board = Map(view)
+        board = self._board(view)
         here = _sq(me["position"])
         figures = {_sq(h["position"]) for h in view["heroes"] if h["position"] and h is not me}
         figures |= {_sq(m["position"]) for m in monsters.values() if m["position"]}
@@ -172,7 +189,7 @@ class Bot:
         attacks = [a for a in legal if a["type"] == "monster_attack"]
         if attacks:
             return self.rng.choice(attacks)
-        board = Map(view)
+        board = self._board(view)
         heroes = [_sq(h["position"]) for h in view["heroes"] if h["status"] == "playing"]
         monsters = {m["id"]: _sq(m["position"]) for m in view["monsters"] if m["position"]}
         figures = set(heroes) | set(monsters.values())
