@@ -51,6 +51,25 @@ OUTCOME_TEXTS = {
 }
 
 
+# The seat-free parts of the last states viewed (`rules.ViewParts`), by the state's identity: an
+# action's state gets the acting seat's view and a watcher's, and a GET after a hand-over one
+# more. Sound because the platform never changes a state it was given (apps/games/port.py); the
+# entry holds the state, so its id is not reused while kept. Emptied whole when full.
+_PARTS: dict[int, tuple[rules.State, rules.ViewParts]] = {}
+PARTS_KEPT = 32
+
+
+def _view_parts(state: rules.State) -> rules.ViewParts:
+    kept = _PARTS.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    parts = rules.ViewParts(state)
+    if len(_PARTS) >= PARTS_KEPT:
+        _PARTS.clear()
+    _PARTS[id(state)] = (state, parts)
+    return parts
+
+
 def _as_json(value: Any) -> Any:
     """The value as a JSON column gives it back (tuples become lists), for comparing actions."""
     return json.loads(json.dumps(value))
@@ -205,7 +224,7 @@ class HeroQuest:
         return Step(state=transition.state, events=transition.events, draws=transition.draws)
 
     def seat_view(self, state: rules.State, seat: int) -> Json:
-        return rules.seat_view(state, seat)
+        return rules.seat_view(state, seat, _view_parts(state))
 
     def replay_view(self, state: rules.State) -> Json:
         # Zargon's seat view: after the end it is the whole map.

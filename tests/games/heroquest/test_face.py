@@ -2,7 +2,8 @@
 
 import pytest
 
-from apps.games.heroquest import GAME
+from apps.games.heroquest import GAME, face
+from apps.games.heroquest import engine as rules
 from apps.games.port import GameFace, Refusal, RefusalKind
 
 
@@ -75,3 +76,26 @@ def test_auto_drink_is_a_private_setting_applied_to_a_new_state() -> None:
 
 def test_the_shipped_quests_open_with_the_ashen_vault() -> None:
     assert [s.slug for s in GAME.scenarios()][:1] == ["ashen_vault"]
+
+
+def test_the_views_of_one_state_share_its_seat_free_parts() -> None:
+    state = _started()
+    zargon, hero = GAME.seat_view(state, 1), GAME.seat_view(state, 2)
+    assert GAME.seat_view(state, 1)["monsters"] is zargon["monsters"]  # worked out once
+    assert GAME.seat_view(state, 3)["monsters"] is hero["monsters"]  # every hero seat's
+    assert zargon == rules.seat_view(state, 1) and hero == rules.seat_view(state, 2)
+
+
+def test_a_new_state_gets_parts_of_its_own() -> None:
+    state = _started()
+    step = GAME.apply(state, 2, {"type": "roll_movement", "hero": "barbarian"})
+    before, after = GAME.seat_view(state, 1), GAME.seat_view(step.state, 1)
+    assert before["monsters"] is not after["monsters"]
+    assert after == rules.seat_view(step.state, 1)
+
+
+def test_the_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(face, "PARTS_KEPT", 3)
+    for _ in range(5):
+        GAME.seat_view(_started(), 2)
+        assert len(face._PARTS) <= 3

@@ -17,7 +17,9 @@ Public API (contract: docs/engine-api.md; rules: docs/rules.md):
   JSON dict. Pure: the input state is untouched. Raises ``IllegalAction`` (``.reason`` is
   player-readable and leaks nothing hidden); malformed JSON raises ``BadActionJSON`` (a subclass
   of both ``IllegalAction`` and ``ValueError``). Tests may pass ``dice=[...]`` to force results.
-- ``seat_view(state, seat) -> dict``: exactly what that seat may see (docs/rules.md 13).
+- ``seat_view(state, seat, parts=None) -> dict``: exactly what that seat may see (docs/rules.md
+  13). ``ViewParts(state)``: what every seat's view of one state shares, worked out once; pass
+  it to each view of a state that is never changed afterwards.
   ``SPECTATOR_SEAT`` (0) is no seat: someone watching, who sees what every hero seat sees in
   common and nothing private to any seat; it may not act.
 - ``event_for_seat(event, seat) -> dict | None``; ``seats_to_move(state) -> list[int]``.
@@ -73,7 +75,7 @@ from .engine import (
 )
 from .events import event_for_seat
 from .quest import Quest
-from .seat_views import seat_view
+from .seat_views import ViewParts, seat_view
 from .state import State
 
 __all__ = [
@@ -110,6 +112,7 @@ __all__ = [
     "TakeBelongings",
     "Throw",
     "Transition",
+    "ViewParts",
     "action_from_json",
     "action_to_json",
     "apply",

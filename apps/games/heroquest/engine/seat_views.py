@@ -13,6 +13,7 @@ code as a hero seat, so what is hidden is decided here, once.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from .actions import action_to_json
@@ -27,9 +28,13 @@ from .options import in_force, monster_stats
 from .state import HeroState, MonsterState, State, sq_json
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
+def seat_view(state: State, seat: int, parts: ViewParts | None = None) -> dict[str, Any]:
+    """What `seat` sees of `state`. `parts`: what the views of this state share, worked out by an
+    earlier view of it (only for a state never changed since: `ViewParts`)."""
+    if parts is None:
+        parts = ViewParts(state)
     zargon = seat == ZARGON_SEAT
-    board = Board(state)
+    board = parts.board
     view: dict[str, Any] = {
         "seat": seat,
         "role": "zargon" if zargon else "spectator" if seat == SPECTATOR_SEAT else "hero",
@@ -37,9 +42,12 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "round": state.round,
         "turn": turn_view(state),
         "quest": quest_view(state, zargon),
-        "map": map_view(state, board, zargon),
-        "heroes": [hero_view(state, board, h, seat) for h in state.heroes.values()],
-        "monsters": monsters_view(state, board, zargon),
+        "map": map_view(state, board, zargon, parts.map_inputs),
+        "heroes": [
+            hero_view(state, h, seat, public)
+            for h, public in zip(state.heroes.values(), parts.heroes, strict=True)
+        ],
+        "monsters": parts.monsters(zargon),
         "belongings": [{"hero": d.hero, "square": sq_json(d.square)} for d in state.drops],
         "legal_actions": []
         if seat == SPECTATOR_SEAT
@@ -49,6 +57,53 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "options": in_force(state.options),  # the room options in force (docs/rules.md 3, 8, 9)
     }
     return view
+
+
+class ViewParts:
+    """The parts of a state's views that do not depend on the seat, worked out once for all the
+    views of that state: the board's answers (lines of sight), and the monsters as the heroes
+    and as Zargon see them (half of a view's work: each playing hero's sight of every revealed
+    monster). On the action path one state gets two views, the acting seat's and a watcher's.
+
+    Only for a state that is never changed once viewed (the platform's never are: a face never
+    changes a state in place); the monster lists are shared by the views, which never change
+    them."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.board = Board(state)
+        self._monsters: dict[bool, list[dict[str, Any]]] = {}
+
+    def monsters(self, zargon: bool) -> list[dict[str, Any]]:
+        kept = self._monsters.get(zargon)
+        if kept is None:
+            kept = self._monsters[zargon] = monsters_view(
+                self.state, self.board, zargon, self.numbers, self.sight
+            )
+        return kept
+
+    @cached_property
+    def map_inputs(self) -> tuple[Any, ...]:
+        return _map_inputs(self.state)
+
+    @cached_property
+    def heroes(self) -> list[dict[str, Any]]:
+        """Every hero as every seat sees it (a seat's own heroes show more: `hero_view`)."""
+        return [hero_public_view(self.state, self.board, h) for h in self.state.heroes.values()]
+
+    @cached_property
+    def numbers(self) -> dict[str, int]:
+        return monster_numbers(self.state)
+
+    @cached_property
+    def sight(self) -> list[tuple[str, set[int]]]:
+        """The monsters each playing hero sees, in turn order (by identity: two monsters may be
+        alike as values)."""
+        return [
+            (h.hero, {id(seen) for seen in self.board.visible_monsters(h.position)})
+            for h in self.state.heroes.values()
+            if h.playing and h.position is not None
+        ]
 
 
 def zid(prefix: str, internal: str) -> str:
@@ -123,11 +178,14 @@ def _map_inputs(s: State) -> tuple[Any, ...]:
     )
 
 
-def map_view(s: State, b: Board, zargon: bool) -> dict[str, Any]:
+def map_view(
+    s: State, b: Board, zargon: bool, inputs: tuple[Any, ...] | None = None
+) -> dict[str, Any]:
     """The map as Zargon (`zargon`) or the heroes see it, built again only when what it shows
-    changed (`_map_inputs`)."""
+    changed (`_map_inputs`, or `inputs` if worked out already)."""
     slot = (b.geo, s.seed, zargon)
-    inputs = _map_inputs(s)
+    if inputs is None:
+        inputs = _map_inputs(s)
     kept = _MAPS.get(slot)
     if kept is not None and kept[0] == inputs:
         return kept[1]
@@ -263,8 +321,26 @@ def traps_view(s: State, geo: Geometry, zargon: bool) -> list[dict[str, Any]]:
     return out
 
 
-def hero_view(s: State, b: Board, h: HeroState, seat: int) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def hero_view(s: State, h: HeroState, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+    """The hero as `seat` sees it: `public` (`hero_public_view`, shared, so copied before it
+    grows), and its private fields for the seat that plays it."""
+    if seat == ZARGON_SEAT or h.hero not in heroes_of_seat(s.seats, seat):
+        return public
+    return public | {
+        "spells": list(h.spells),
+        "potions": h.potions,
+        "gold": h.gold,
+        "tool_kit": h.tool_kit,
+        "artifacts": list(h.artifacts),
+        "items": list(h.items),
+        "auto_drink": h.auto_drink,
+        "drink_at": h.drink_at,
+        "on_timeout": h.on_timeout,
+    }
+
+
+def hero_public_view(s: State, b: Board, h: HeroState) -> dict[str, Any]:
+    return {
         "hero": h.hero,
         "name": h.name,
         "seat": seat_of_hero(s.seats, h.hero),
@@ -281,32 +357,15 @@ def hero_view(s: State, b: Board, h: HeroState, seat: int) -> dict[str, Any]:
         "in_pit": b.in_pit(h.position),
         "effects": list(h.effects),
     }
-    if seat != ZARGON_SEAT and h.hero in heroes_of_seat(s.seats, seat):
-        out.update(
-            {
-                "spells": list(h.spells),
-                "potions": h.potions,
-                "gold": h.gold,
-                "tool_kit": h.tool_kit,
-                "artifacts": list(h.artifacts),
-                "items": list(h.items),
-                "auto_drink": h.auto_drink,
-                "drink_at": h.drink_at,
-                "on_timeout": h.on_timeout,
-            }
-        )
-    return out
 
 
-def monsters_view(s: State, board: Board, zargon: bool) -> list[dict[str, Any]]:
-    numbers = monster_numbers(s)
-    # The monsters each playing hero sees, in turn order (by identity: two monsters may be
-    # alike as values)
-    sight = [
-        (h.hero, {id(seen) for seen in board.visible_monsters(h.position)})
-        for h in s.heroes.values()
-        if h.playing and h.position is not None
-    ]
+def monsters_view(
+    s: State,
+    board: Board,
+    zargon: bool,
+    numbers: dict[str, int],
+    sight: list[tuple[str, set[int]]],
+) -> list[dict[str, Any]]:
     out = []
     for m in s.monsters.values():
         if not m.alive or (m.pub is None and not zargon):

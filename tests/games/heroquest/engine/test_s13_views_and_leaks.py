@@ -23,6 +23,7 @@ from apps.games.heroquest.engine import (
     SearchTreasure,
     SetAutoDrink,
     Throw,
+    ViewParts,
     apply,
     event_for_seat,
     legal_actions,
@@ -470,3 +471,41 @@ def test_the_maps_kept_are_bounded(monkeypatch):
     for seed in range(10):
         seat_view(start(QUEST, seats=3, seed=seed), 1)
         assert len(seat_views._MAPS) <= 3
+
+
+# --- what the views of one state share ----------------------------------------------------------
+
+
+def check_shared_parts_change_no_view(quest, seats, seed, max_actions):
+    """After every action, each seat's view built with the parts every view of the state shares
+    is the view built alone."""
+
+    def on_step(before, seat, action, transition):
+        after = transition.state
+        parts = ViewParts(after)
+        for viewer in range(SPECTATOR_SEAT, after.seats + 1):
+            assert seat_view(after, viewer, parts) == seat_view(after, viewer), viewer
+
+    random_playout(
+        quest, seats, seed, max_actions=max_actions, on_step=on_step, chooser=random.Random(seed)
+    )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_views_built_with_shared_parts_are_the_views_built_alone(seed):
+    check_shared_parts_change_no_view(QUEST, 2 + seed % 4, seed, 200)
+    check_shared_parts_change_no_view(load_quest("ashen_vault"), 2 + seed % 4, seed, 200)
+
+
+def test_zargon_and_the_heroes_each_get_their_own_monsters_from_shared_parts():
+    s = set_turn(start(QUEST, seats=3), "barbarian")
+    place(s, barbarian=(3, 0))
+    s = act(s, 2, OpenDoor("barbarian", "d1")).state
+    place(s, barbarian=(7, 0))
+    s = act(s, 2, SearchTraps("barbarian")).state
+    s = act(s, 2, OpenDoor("barbarian", "d2")).state  # room b shown: the orc and the goblin
+    parts = ViewParts(s)
+    zargon, hero, spectator = (seat_view(s, seat, parts) for seat in (1, 2, SPECTATOR_SEAT))
+    assert all("dread_spells" in m for m in zargon["monsters"])
+    assert hero["monsters"] and not any("dread_spells" in m for m in hero["monsters"])
+    assert spectator["monsters"] == hero["monsters"]
