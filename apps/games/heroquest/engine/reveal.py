@@ -6,6 +6,8 @@ nothing about what is still hidden.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .context import Ctx, monster_name
 from .events import make_event
 from .quest import Square
@@ -122,6 +124,28 @@ def update_reveals(ctx: Ctx) -> None:
     s, geo = ctx.s, ctx.geo
     if len(s.areas) == len(geo.area_squares) and not s.glimpsed:
         return
+    if s.reveals_done_for is not None and s.reveals_done_for == sight_inputs(s):
+        return  # nobody's sight changed since the last update, which showed all it reached
+    _reveal_what_the_heroes_see(ctx)
+    # Taken after: a reveal places the monsters it shows, and they block sight from then on.
+    s.reveals_done_for = sight_inputs(s)
+
+
+def sight_inputs(s: State) -> tuple[Any, ...]:
+    """Everything what the heroes are shown depends on, besides what they were shown already
+    (which only grows): the playing heroes' squares, the revealed monsters' squares, the doors
+    open and the fallen blocks (`Board.sees`, `Board.sight_blockers`). Two states alike in these
+    and up to date with their reveals have nothing more to show."""
+    return (
+        tuple(h.position if h.playing else None for h in s.heroes.values()),
+        tuple(m.position if m.alive and m.pub is not None else None for m in s.monsters.values()),
+        tuple(d.open for d in s.doors.values()),
+        tuple(s.fallen_blocks),
+    )
+
+
+def _reveal_what_the_heroes_see(ctx: Ctx) -> None:
+    s, geo = ctx.s, ctx.geo
     board = ctx.board()
     whole: set[str] = set()
     glimpses: dict[str, set[Square]] = {}

@@ -220,6 +220,10 @@ class State:
     outcome: Outcome | None = None
     seq: int = 0  # events emitted so far
     log: list[dict[str, Any]] = field(default_factory=list)  # the last LOG_SIZE events
+    # What the heroes' sight depended on when the reveals were last brought up to date
+    # (reveal.py `sight_inputs`): not stored, so a state read from text is brought up to date on
+    # its next action.
+    reveals_done_for: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
     # --- copying -----------------------------------------------------------------------------
     def clone(self) -> State:

@@ -13,13 +13,16 @@ from apps.games.heroquest.engine import (
     OpenDoor,
     SearchSecretDoors,
     SearchTreasure,
+    apply,
     legal_actions,
     load_quest,
+    reveal,
     seat_view,
 )
 from apps.games.heroquest.engine.board import Board
 from apps.games.heroquest.engine.geometry import geometry
 from apps.games.heroquest.engine.playout import random_playout
+from apps.games.heroquest.engine.reveal import sight_inputs
 
 from .builders import ZARGON, act, build_quest, place, set_turn, start, zargon_turn
 
@@ -387,3 +390,50 @@ def test_sight_groups_hold_every_potentially_visible_square_once_under_its_areas
         assert len({areas for areas, _ in groups}) == len(groups)
         for areas, ts in groups:
             assert all(geo.seen_areas(sq, t) == areas for t in ts)
+
+
+# --- the reveals brought up to date only when someone's sight changed --------------------------
+
+
+def check_reveals_skipped_change_nothing(quest, seats, seed, max_actions):
+    """Every action played from a state that remembers what its reveals were last worked out for
+    ends exactly as the same action played from a copy that has forgotten it (and so works every
+    hero's sight out again)."""
+
+    def on_step(before, seat, action, transition):
+        forgetful = before.clone()
+        forgetful.reveals_done_for = None
+        again = apply(forgetful, seat, action)
+        assert again.state.to_json() == transition.state.to_json()
+        assert again.events == transition.events
+
+    random_playout(quest, seats, seed, max_actions=max_actions, on_step=on_step)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_reveals_skipped_when_no_sight_changed_are_the_reveals_worked_out_again(seed):
+    check_reveals_skipped_change_nothing(load_quest("ashen_vault"), 2 + seed % 4, seed, 300)
+
+
+def test_a_hero_moved_in_place_has_its_sight_worked_out_again_on_the_next_action():
+    q = build_quest(TWO_ROOMS, monsters=[("orc", (8, 2))])
+    s = set_turn(start(q), "barbarian")
+    s = act(s, 2, SearchTreasure("barbarian")).state  # up to date: the reveals remembered
+    assert s.reveals_done_for == sight_inputs(s)
+    place(s, dwarf=(7, 1))  # set-up: into room b, unseen until worked out again
+    s = act(s, 2, EndTurn("barbarian")).state
+    assert "b" in s.areas and s.reveals_done_for == sight_inputs(s)
+
+
+def test_an_action_that_changes_no_ones_sight_works_out_no_reveals(monkeypatch):
+    s = set_turn(start(build_quest(TWO_ROOMS)), "barbarian")
+    worked_out = []
+    real = reveal._reveal_what_the_heroes_see
+    monkeypatch.setattr(
+        reveal, "_reveal_what_the_heroes_see", lambda ctx: worked_out.append(real(ctx))
+    )
+    act(s, 2, SearchTreasure("barbarian"))
+    assert worked_out == []
+    s.reveals_done_for = None  # as a state read back from its text
+    act(s, 2, SearchTreasure("barbarian"))
+    assert len(worked_out) == 1
