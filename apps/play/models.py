@@ -1,4 +1,3 @@
-import json
 import secrets
 from typing import Any
 
@@ -6,6 +5,7 @@ from django.conf import settings
 from django.db import models
 
 from apps.core.fields import JSONTextField
+from apps.core.jsontext import json_read_back
 from apps.games.registry import DEFAULT_GAME
 
 
@@ -16,7 +16,7 @@ def new_link_token() -> str:
 
 def as_stored_json(value: Any) -> Any:
     """The value as it comes back from a JSON column (tuples become lists, and so on)."""
-    return json.loads(json.dumps(value))
+    return json_read_back(value)
 
 
 # Game.outcome of a game an admin ended (the engine never says it; the replay accepts it).

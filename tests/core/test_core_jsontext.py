@@ -5,11 +5,18 @@ import dataclasses
 import gc
 import json
 import weakref
+from typing import Any
 
 import orjson
 import pytest
 
-from apps.core.jsontext import SharedParts, json_text, json_text_sharing, shared_parts
+from apps.core.jsontext import (
+    SharedParts,
+    json_read_back,
+    json_text,
+    json_text_sharing,
+    shared_parts,
+)
 
 
 class Part(list[int]):
@@ -115,3 +122,21 @@ def test_a_document_of_string_keys_reads_the_same_with_or_without_orjsons_key_op
     view = {"seat": 2, "map": {"squares": [{"x": 1, "walls": "NE"}]}, "title": "Trïal"}
 
     assert json_text(view) == orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"type": "move", "path": [(1, 2), (3, 4)], "dice": [], "redacted": None, "seq": 7},
+        {"seat": 2, "action": {"type": "end_turn", "hero": "elf"}, "system": False},
+        {1: "one", False: "no", None: "none"},
+        ["Zargon\u2019s lair", 2**40, -3, 1.5, False],
+        {"huge": 2**70, "path": ((1, 2),)},
+    ],
+)
+def test_a_value_read_back_is_what_json_reads_back(value: Any) -> None:
+    assert json_read_back(value) == json.loads(json.dumps(value))
+
+
+def test_an_integer_past_64_bits_reads_back_whole() -> None:
+    assert json_read_back({"n": 2**70 + 1})["n"] == 2**70 + 1
