@@ -4,7 +4,6 @@ Mounted by config/api.py: `router` at `/api/games`, `launch_router` at `/api/roo
 Games answer 404 to non-members (their existence is not revealed).
 """
 
-import json
 from typing import Any, Literal
 
 from django.http import HttpRequest, HttpResponse
@@ -12,6 +11,7 @@ from ninja import Field, Router, Schema, Status
 from pydantic import StrictInt
 
 from apps.accounts.services import token_authenticate
+from apps.core.jsontext import json_text
 from apps.games.registry import game_faces
 from apps.play.links import game_by_replay_link
 from apps.play.orders import game_orders_cancel, game_orders_read, game_orders_set
@@ -163,7 +163,7 @@ def actions(request: HttpRequest, game_id: int, payload: ActionIn) -> Any:
         # The page's game socket, which then does not send it this version's view again.
         socket=request.headers.get("X-Socket-Id"),
     )
-    version, entries = answer.response["version"], json.dumps(answer.response["entries"])
+    version, entries = answer.response["version"], json_text(answer.response["entries"])
     return _json(f'{{"version":{version},"entries":{entries},"view":{answer.view.json}}}')
 
 
