@@ -234,9 +234,15 @@ def check(board: Board, seat: int, action: A.Action) -> str | None:
 # --- legal actions -----------------------------------------------------------------------------
 def legal_actions(state: State, seat: int) -> list[A.Action]:
     """Every action `seat` may take now, targets included (set_auto_drink is never listed)."""
+    return legal_actions_on(Board(state), seat)
+
+
+def legal_actions_on(board: Board, seat: int) -> list[A.Action]:
+    """`legal_actions` of the board's state, on a board that may have answered questions about
+    it already (a seat view's)."""
+    state = board.s
     if state.outcome is not None:
         return []
-    board = Board(state)
     candidates: list[A.Action] = []
     if state.phase == "monsters":
         if seat == ZARGON_SEAT:

@@ -21,7 +21,7 @@ from .board import Board
 from .combat import hero_attack_dice, hero_defend_dice, monster_attack_dice, monster_defend_dice
 from .context import monster_name, monster_numbers
 from .data import HERO_ORDER, SPECTATOR_SEAT, ZARGON_SEAT, heroes_of_seat, seat_of_hero
-from .engine import legal_actions
+from .engine import legal_actions_on
 from .events import event_for_seat
 from .geometry import Geometry
 from .options import in_force, monster_stats
@@ -51,7 +51,7 @@ def seat_view(state: State, seat: int, parts: ViewParts | None = None) -> dict[s
         "belongings": [{"hero": d.hero, "square": sq_json(d.square)} for d in state.drops],
         "legal_actions": []
         if seat == SPECTATOR_SEAT
-        else [action_to_json(a) for a in legal_actions(state, seat)],
+        else [action_to_json(a) for a in legal_actions_on(board, seat)],
         "log": [e for e in (event_for_seat(ev, seat) for ev in state.log) if e is not None],
         "outcome": state.outcome,
         "options": in_force(state.options),  # the room options in force (docs/rules.md 3, 8, 9)
