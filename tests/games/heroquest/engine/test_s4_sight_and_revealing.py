@@ -427,7 +427,7 @@ def test_a_hero_moved_in_place_has_its_sight_worked_out_again_on_the_next_action
 
 def test_an_action_that_changes_no_ones_sight_works_out_no_reveals(monkeypatch):
     s = set_turn(start(build_quest(TWO_ROOMS)), "barbarian")
-    worked_out = []
+    worked_out: list[None] = []
     real = reveal._reveal_what_the_heroes_see
     monkeypatch.setattr(
         reveal, "_reveal_what_the_heroes_see", lambda ctx: worked_out.append(real(ctx))
