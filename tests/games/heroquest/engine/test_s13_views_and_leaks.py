@@ -405,13 +405,18 @@ def test_hidden_things_never_change_a_hero_seats_view_or_legal_actions(seed):
     check_hidden_changes_nothing(load_quest("ashen_vault"), 2 + seed % 4, seed, 150)
 
 
-def test_zargons_flags_follow_what_the_heroes_find():
+def room_b_opened():
+    """The Barbarian opens the door to passage P, searches it for traps, and opens room b."""
     s = set_turn(start(QUEST, seats=3), "barbarian")
     place(s, barbarian=(3, 0))
     s = act(s, 2, OpenDoor("barbarian", "d1")).state
     place(s, barbarian=(7, 0))
     s = act(s, 2, SearchTraps("barbarian")).state  # in passage P, before the monsters show
-    s = act(s, 2, OpenDoor("barbarian", "d2")).state
+    return act(s, 2, OpenDoor("barbarian", "d2")).state
+
+
+def test_zargons_flags_follow_what_the_heroes_find():
+    s = room_b_opened()
     view = seat_view(s, 1)
     assert {(m["id"], m["revealed"]) for m in view["monsters"]} == {("m1", True), ("m2", True)}
     areas = {a["name"]: a["revealed"] for a in view["map"]["areas"]}
@@ -423,26 +428,47 @@ def test_zargons_flags_follow_what_the_heroes_find():
 # --- a map view kept between actions is the map built afresh -----------------------------------
 
 
-def check_kept_maps_are_fresh(quest, seats, seed, max_actions):
-    """After every action, every seat's map (kept from an earlier view when nothing it shows
-    changed) is the one built from the state now."""
+def after_every_action(quest, seats, seed, max_actions, check):
+    """Play a random game of `quest`, calling `check` with the state after every action."""
 
     def on_step(before, seat, action, transition):
-        after = transition.state
-        for viewer in range(SPECTATOR_SEAT, after.seats + 1):
-            zargon = viewer == 1
-            kept = seat_views.map_view(after, Board(after), zargon)
-            assert kept == seat_views.build_map_view(after, Board(after), zargon), viewer
+        check(transition.state)
 
     random_playout(
         quest, seats, seed, max_actions=max_actions, on_step=on_step, chooser=random.Random(seed)
     )
 
 
+def check_kept_maps_are_fresh(quest, seats, seed, max_actions):
+    """After every action, every seat's map (kept from an earlier view when nothing it shows
+    changed) is the one built from the state now."""
+
+    def check(after):
+        for viewer in range(SPECTATOR_SEAT, after.seats + 1):
+            zargon = viewer == 1
+            kept = seat_views.map_view(after, Board(after), zargon)
+            assert kept == seat_views.build_map_view(after, Board(after), zargon), viewer
+
+    after_every_action(quest, seats, seed, max_actions, check)
+
+
+def check_shared_parts_change_no_view(quest, seats, seed, max_actions):
+    """After every action, each seat's view built with the parts every view of the state shares
+    is the view built alone."""
+
+    def check(after):
+        parts = ViewParts(after)
+        for viewer in range(SPECTATOR_SEAT, after.seats + 1):
+            assert seat_view(after, viewer, parts) == seat_view(after, viewer), viewer
+
+    after_every_action(quest, seats, seed, max_actions, check)
+
+
+@pytest.mark.parametrize("check", [check_kept_maps_are_fresh, check_shared_parts_change_no_view])
 @pytest.mark.parametrize("seed", range(4))
-def test_a_kept_map_view_is_the_map_built_afresh_after_every_action(seed):
-    check_kept_maps_are_fresh(QUEST, 2 + seed % 4, seed, 300)
-    check_kept_maps_are_fresh(load_quest("ashen_vault"), 2 + seed % 4, seed, 300)
+def test_a_kept_map_and_shared_view_parts_are_what_a_view_built_afresh_shows(check, seed):
+    check(QUEST, 2 + seed % 4, seed, 300)
+    check(load_quest("ashen_vault"), 2 + seed % 4, seed, 300)
 
 
 def test_two_games_of_one_seed_never_see_each_others_map():
@@ -476,34 +502,8 @@ def test_the_maps_kept_are_bounded(monkeypatch):
 # --- what the views of one state share ----------------------------------------------------------
 
 
-def check_shared_parts_change_no_view(quest, seats, seed, max_actions):
-    """After every action, each seat's view built with the parts every view of the state shares
-    is the view built alone."""
-
-    def on_step(before, seat, action, transition):
-        after = transition.state
-        parts = ViewParts(after)
-        for viewer in range(SPECTATOR_SEAT, after.seats + 1):
-            assert seat_view(after, viewer, parts) == seat_view(after, viewer), viewer
-
-    random_playout(
-        quest, seats, seed, max_actions=max_actions, on_step=on_step, chooser=random.Random(seed)
-    )
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_views_built_with_shared_parts_are_the_views_built_alone(seed):
-    check_shared_parts_change_no_view(QUEST, 2 + seed % 4, seed, 200)
-    check_shared_parts_change_no_view(load_quest("ashen_vault"), 2 + seed % 4, seed, 200)
-
-
 def test_zargon_and_the_heroes_each_get_their_own_monsters_from_shared_parts():
-    s = set_turn(start(QUEST, seats=3), "barbarian")
-    place(s, barbarian=(3, 0))
-    s = act(s, 2, OpenDoor("barbarian", "d1")).state
-    place(s, barbarian=(7, 0))
-    s = act(s, 2, SearchTraps("barbarian")).state
-    s = act(s, 2, OpenDoor("barbarian", "d2")).state  # room b shown: the orc and the goblin
+    s = room_b_opened()  # the orc and the goblin shown
     parts = ViewParts(s)
     zargon, hero, spectator = (seat_view(s, seat, parts) for seat in (1, 2, SPECTATOR_SEAT))
     assert all("dread_spells" in m for m in zargon["monsters"])
