@@ -59,11 +59,18 @@ _PARTS: dict[int, tuple[rules.State, rules.ViewParts]] = {}
 PARTS_KEPT = 32
 
 
-def _view_parts(state: rules.State) -> rules.ViewParts:
+def _parts_kept(state: rules.State) -> rules.ViewParts | None:
     kept = _PARTS.get(id(state))
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    parts = rules.ViewParts(state)
+    return kept[1] if kept is not None and kept[0] is state else None
+
+
+def _view_parts(state: rules.State, before: rules.ViewParts | None = None) -> rules.ViewParts:
+    """`state`'s parts, kept or worked out; `before`: the parts of the state it came from by one
+    action, whose log forms it may share."""
+    parts = _parts_kept(state)
+    if parts is not None:
+        return parts
+    parts = rules.ViewParts(state, before)
     if len(_PARTS) >= PARTS_KEPT:
         _PARTS.clear()
     _PARTS[id(state)] = (state, parts)
@@ -221,6 +228,9 @@ class HeroQuest:
             transition = rules.apply(state, seat, parsed)
         except rules.IllegalAction as exc:
             raise Refusal(RefusalKind.ILLEGAL, exc.reason) from None
+        before = _parts_kept(state)
+        if before is not None:  # the new state's views share the log forms of this one's
+            _view_parts(transition.state, before)
         return Step(state=transition.state, events=transition.events, draws=transition.draws)
 
     def seat_view(self, state: rules.State, seat: int) -> Json:

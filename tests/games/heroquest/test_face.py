@@ -94,6 +94,16 @@ def test_a_new_state_gets_parts_of_its_own() -> None:
     assert after == rules.seat_view(step.state, 1)
 
 
+def test_a_new_state_keeps_the_log_forms_of_the_state_it_came_from() -> None:
+    state = _started()
+    before = GAME.seat_view(state, 2)
+    step = GAME.apply(state, 2, {"type": "roll_movement", "hero": "barbarian"})
+    after = GAME.seat_view(step.state, 2)
+    assert after == rules.seat_view(step.state, 2)
+    assert len(after["log"]) > len(before["log"])
+    assert all(a is b for a, b in zip(after["log"], before["log"], strict=False))
+
+
 def test_the_parts_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(face, "PARTS_KEPT", 3)
     for _ in range(5):

@@ -14,6 +14,7 @@ code as a hero seat, so what is hidden is decided here, once.
 from __future__ import annotations
 
 from functools import cached_property
+from operator import is_not
 from typing import Any
 
 from .actions import action_to_json
@@ -22,7 +23,7 @@ from .combat import hero_attack_dice, hero_defend_dice, monster_attack_dice, mon
 from .context import monster_name, monster_numbers
 from .data import HERO_ORDER, SPECTATOR_SEAT, ZARGON_SEAT, heroes_of_seat, seat_of_hero
 from .engine import legal_actions_on
-from .events import event_for_seat
+from .events import Event, event_for_seat
 from .geometry import Geometry
 from .options import in_force, monster_stats
 from .state import HeroState, MonsterState, State, sq_json
@@ -52,7 +53,7 @@ def seat_view(state: State, seat: int, parts: ViewParts | None = None) -> dict[s
         "legal_actions": []
         if seat == SPECTATOR_SEAT
         else [action_to_json(a) for a in legal_actions_on(board, seat)],
-        "log": [e for e in (event_for_seat(ev, seat) for ev in state.log) if e is not None],
+        "log": parts.log(seat),
         "outcome": state.outcome,
         "options": in_force(state.options),  # the room options in force (docs/rules.md 3, 8, 9)
     }
@@ -69,10 +70,48 @@ class ViewParts:
     changes a state in place); the monster lists are shared by the views, which never change
     them."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, before: ViewParts | None = None) -> None:
         self.state = state
         self.board = Board(state)
         self._monsters: dict[bool, list[dict[str, Any]]] = {}
+        # seat: the log as it sees it (what it is shown of each event of `state.log`, in order,
+        # None for what it is not), then only what it is shown
+        self._logs: dict[int, tuple[list[Event | None], list[Event]]] = {}
+        # The log and its seats' forms of the state this one came from by one action (`before`):
+        # the events they share keep their forms. Not `before` itself: a chain of states would
+        # then be kept alive.
+        self._before = (before.state.log, before._logs) if before is not None else None
+
+    def log(self, seat: int) -> list[Event]:
+        """The log as `seat` sees it: an event's form for a seat never changes, so the events this
+        state's log shares with the state it came from keep the forms worked out for that one
+        (most of a log's events: a state keeps the last `LOG_SIZE`, an action adds a few)."""
+        kept = self._logs.get(seat)
+        if kept is None:
+            forms = self._forms_kept(seat)
+            forms += [event_for_seat(event, seat) for event in self.state.log[len(forms) :]]
+            kept = self._logs[seat] = (forms, [form for form in forms if form is not None])
+        return kept[1]
+
+    def _forms_kept(self, seat: int) -> list[Event | None]:
+        """`seat`'s forms of the events at the start of this state's log that are the last events
+        of the earlier state's log, the very same objects (an action only appends to the log and
+        drops from its start); [] when there are none or the earlier state's seat was not viewed."""
+        if self._before is None:
+            return []
+        log_before, logs_before = self._before
+        kept = logs_before.get(seat)
+        log = self.state.log
+        if kept is None or not log or not log_before:
+            return []
+        first = log[0]
+        start = next((n for n, event in enumerate(log_before) if event is first), None)
+        if start is None:
+            return []
+        shared = log_before[start:]
+        if len(shared) > len(log) or any(map(is_not, shared, log)):
+            return []
+        return kept[0][start:]
 
     def monsters(self, zargon: bool) -> list[dict[str, Any]]:
         kept = self._monsters.get(zargon)

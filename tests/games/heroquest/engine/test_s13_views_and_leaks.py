@@ -1,6 +1,7 @@
 """docs/rules.md section 13: what each seat may see. Also random-playout leak checks."""
 
 import json
+import operator
 import random
 from typing import Any
 
@@ -18,6 +19,7 @@ from apps.games.heroquest.engine import (
     Jump,
     Move,
     OpenDoor,
+    RollMovement,
     SearchSecretDoors,
     SearchTraps,
     SearchTreasure,
@@ -464,7 +466,33 @@ def check_shared_parts_change_no_view(quest, seats, seed, max_actions):
     after_every_action(quest, seats, seed, max_actions, check)
 
 
-@pytest.mark.parametrize("check", [check_kept_maps_are_fresh, check_shared_parts_change_no_view])
+def check_log_forms_kept_from_the_state_before_change_no_view(quest, seats, seed, max_actions):
+    """After every action, each seat's view built with parts that keep the log forms of the state
+    before (viewed by every seat, or by none) is the view built alone."""
+    kept: dict[int, ViewParts] = {}
+
+    def on_step(before, seat, action, transition):
+        after = transition.state
+        parts_before = kept.pop(id(before), None) if seed % 2 == 0 or after.seq % 3 else None
+        parts = ViewParts(after, parts_before)
+        for viewer in range(SPECTATOR_SEAT, after.seats + 1):
+            assert seat_view(after, viewer, parts) == seat_view(after, viewer), viewer
+        kept.clear()
+        kept[id(after)] = parts
+
+    random_playout(
+        quest, seats, seed, max_actions=max_actions, on_step=on_step, chooser=random.Random(seed)
+    )
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        check_kept_maps_are_fresh,
+        check_shared_parts_change_no_view,
+        check_log_forms_kept_from_the_state_before_change_no_view,
+    ],
+)
 @pytest.mark.parametrize("seed", range(4))
 def test_a_kept_map_and_shared_view_parts_are_what_a_view_built_afresh_shows(check, seed):
     check(QUEST, 2 + seed % 4, seed, 300)
@@ -500,6 +528,29 @@ def test_the_maps_kept_are_bounded(monkeypatch):
 
 
 # --- what the views of one state share ----------------------------------------------------------
+
+
+def test_a_log_keeps_the_forms_of_the_events_it_shares_with_the_state_before():
+    s = set_turn(start(QUEST, seats=3), "barbarian")
+    parts = ViewParts(s)
+    hero_log = seat_view(s, 2, parts)["log"]
+    after = act(s, 2, RollMovement("barbarian")).state
+    parts_after = ViewParts(after, parts)
+    shown = seat_view(after, 2, parts_after)["log"]
+    assert shown == seat_view(after, 2)["log"]
+    assert len(shown) > len(hero_log) and all(map(operator.is_, shown, hero_log))
+    # Zargon's log was never worked out for the state before: worked out afresh, and right.
+    assert seat_view(after, 1, parts_after)["log"] == seat_view(after, 1)["log"]
+
+
+def test_a_log_shares_no_forms_with_a_state_it_did_not_come_from():
+    s = set_turn(start(QUEST, seats=3), "barbarian")
+    parts = ViewParts(s)
+    seat_view(s, 2, parts)
+    other = act(start(QUEST, seats=3, seed=9), 2, EndTurn("barbarian")).state
+    shown = seat_view(other, 2, ViewParts(other, parts))["log"]
+    assert shown == seat_view(other, 2)["log"]
+    assert not any(a is b for a in shown for b in seat_view(s, 2, parts)["log"])
 
 
 def test_zargon_and_the_heroes_each_get_their_own_monsters_from_shared_parts():
