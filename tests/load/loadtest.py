@@ -665,9 +665,14 @@ def reconnect_figures(stack: Stack, info: dict[str, Any]) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in figures.items()}
 
 
+# `cpu_by_part`'s key for one web process's CPU, before its pid (also counted under "web").
+WEB_PROCESS = "web process "
+
+
 def cpu_by_part(stack: Stack, harness: set[int] | None = None) -> dict[str, float]:
     """Every process's CPU so far, summed by the part of the site it is (this harness, with its
-    bots and its watchers' process, `harness`, is one: it shares the machine)."""
+    bots and its watchers' process, `harness`, is one: it shares the machine), and each web
+    process's own (`WEB_PROCESS`)."""
     harness = harness or {os.getpid()}
     web = set(stack.web_pids())
     worker = {stack.processes[-1].pid} if stack.processes else set()
@@ -680,6 +685,9 @@ def cpu_by_part(stack: Stack, harness: set[int] | None = None) -> dict[str, floa
             parent = int(fields[1])
             if pid in web:
                 part = "web"
+                ticks = int(fields[11]) + int(fields[12])
+                # each web process too: an uneven share of the connections leaves a core idle
+                parts[f"{WEB_PROCESS}{pid}"] = ticks / os.sysconf("SC_CLK_TCK")
             elif pid in worker or parent in worker:
                 part = "worker"
             elif name.startswith("postgres"):
@@ -816,14 +824,20 @@ def report_run(title: str, run: Run, elapsed: float, *, paced: bool) -> None:
     print(f"POST p50 / GET p50:        {ratio:.1f}x")
     print(f"view GETs by the bots:     {run.view_gets} (start, hand-over, refusal)")
     web_cpu = run.cpu_by_part.get("web", 0.0)
+    shares = " + ".join(
+        f"{seconds / elapsed:.2f}"
+        for part, seconds in sorted(run.cpu_by_part.items())
+        if part.startswith(WEB_PROCESS)
+    )
     print(
         f"web processes' CPU:        {1000 * web_cpu / max(run.accepted, 1):.1f} ms "
-        f"an accepted action ({web_cpu / elapsed:.2f} cores); "
+        f"an accepted action ({web_cpu / elapsed:.2f} cores: {shares}); "
         f"the machine {100 * run.machine_busy:.0f}% busy"
     )
     each = ", ".join(
         f"{part} {1000 * seconds / max(run.accepted, 1):.1f}"
         for part, seconds in sorted(run.cpu_by_part.items(), key=lambda kv: -kv[1])
+        if not part.startswith(WEB_PROCESS)
     )
     print(f"CPU an accepted action, ms: {each}")
     print(f"games finished:            {run.finished_games}")
