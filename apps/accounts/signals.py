@@ -1,5 +1,6 @@
 """A new password revokes the user's API tokens and clears the account's failed logins, whatever
-set it; a login clears its own failures from its address (apps/accounts/lockout.py).
+set it; a deactivated account's tokens stop working at once; a login clears its own failures
+from its address (apps/accounts/lockout.py).
 
 The profile's password change, a password reset, the admin's password form,
 `manage.py changepassword`, a script calling `set_password`: all of them save the user row, so
@@ -10,12 +11,13 @@ changes a password because it leaked must not leave working tokens behind.
 from typing import Any
 
 from django.contrib.auth.signals import user_logged_in
+from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
 from apps.accounts.lockout import login_failures_clear, login_succeeded
 from apps.accounts.models import User
-from apps.accounts.services import token_revoke_all
+from apps.accounts.services import token_cache_forget_user, token_revoke_all
 
 
 def _rehashed_at_login(user: User, update_fields: Any) -> bool:
@@ -48,6 +50,17 @@ def _password_change_revokes_tokens(sender: type[User], instance: User, **kwargs
         token_revoke_all(user=instance)
         # The reset email is the owner's way in while others guess: it lifts the account's lock.
         login_failures_clear(username=instance.get_username())
+
+
+@receiver(post_save, sender=User, dispatch_uid="accounts.deactivation_forgets_tokens")
+def _deactivation_forgets_tokens(sender: type[User], instance: User, **kwargs: Any) -> None:
+    """A token's lookup is cached (apps/accounts/services.py `token_authenticate`): without this a
+    deactivated account's tokens would work until their entries age out. Forgotten now and again
+    after the commit, so a request in between cannot cache one from the row not yet committed."""
+    if instance.is_active or kwargs.get("created") or kwargs.get("raw"):
+        return
+    token_cache_forget_user(user=instance)
+    transaction.on_commit(lambda: token_cache_forget_user(user=instance))
 
 
 @receiver(user_logged_in, dispatch_uid="accounts.login_clears_own_failures")

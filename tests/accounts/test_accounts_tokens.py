@@ -348,3 +348,13 @@ def test_logging_in_after_a_hasher_upgrade_keeps_the_tokens(
     player.refresh_from_db()
     assert player.password.startswith("md5$")
     assert token_authenticate(raw=raw) == player
+
+
+def test_a_cached_token_of_a_user_deactivated_later_authenticates_nobody(player: User) -> None:
+    raw = token_issue(user=player)
+    assert token_authenticate(raw=raw) == player  # now cached
+
+    player.is_active = False
+    player.save()
+
+    assert token_authenticate(raw=raw) is None
