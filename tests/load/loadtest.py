@@ -683,11 +683,11 @@ def cpu_by_part(stack: Stack, harness: set[int] | None = None) -> dict[str, floa
             pid, name = int(stat.parent.name), text.split("(", 1)[1].rsplit(")", 1)[0]
             fields = text.rsplit(")", 1)[1].split()
             parent = int(fields[1])
+            seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
             if pid in web:
                 part = "web"
-                ticks = int(fields[11]) + int(fields[12])
                 # each web process too: an uneven share of the connections leaves a core idle
-                parts[f"{WEB_PROCESS}{pid}"] = ticks / os.sysconf("SC_CLK_TCK")
+                parts[f"{WEB_PROCESS}{pid}"] = seconds
             elif pid in worker or parent in worker:
                 part = "worker"
             elif name.startswith("postgres"):
@@ -698,8 +698,7 @@ def cpu_by_part(stack: Stack, harness: set[int] | None = None) -> dict[str, floa
                 part = "harness"
             else:
                 continue
-            ticks = int(fields[11]) + int(fields[12])
-            parts[part] = parts.get(part, 0.0) + ticks / os.sysconf("SC_CLK_TCK")
+            parts[part] = parts.get(part, 0.0) + seconds
     return parts
 
 
