@@ -41,6 +41,8 @@ def test_a_short_load_test_runs_and_prints_every_figure(
         f"setup: 3 games of {name}, 3 seats each",
         "this machine's speed:",
         "this machine's speed after:",
+        "cores at once:",
+        "cores at once after:",
         "SQL statements per action:",
         "reconnect, first view frame:",
         "events page of 100, first / last:",
