@@ -965,7 +965,8 @@ def report_targets(
 
 # Machines of the same kind differ by twice in what one core does (4 December 2026: the same
 # commit did 207 and 119 actions/s on two sessions' machines), and one machine from minute to
-# minute: every run says how fast its core was at the start and at the end.
+# minute: every run says how fast the machine was at the start and at the end, on one core and
+# on every core at once.
 SPEED_LOOP = 5_000_000
 WORKLOAD_TALE = "crypt_of_zagor"
 
@@ -990,10 +991,11 @@ def machine_speed() -> float:
 
 def workload_speed() -> float:
     """Milliseconds one core takes for the same three games of Legend of Zagor's engine (about
-    2,300 actions), the best of three. Like the site's own code it builds and drops objects and
-    dicts all the time, so it also slows when the host shares the memory and caches the loop
-    above never leaves (seen: every process of a run 35% dearer an action, the harness's
-    unchanged code included, while the loop kept its speed)."""
+    1,600 actions), the best of three. Like the site's own code it builds and drops objects and
+    dicts all the time, where the loop above stays in the core's caches: it is there for a host
+    that slows such code and not the loop (seen: every process of a run a third dearer an action,
+    the harness's unchanged code included, while the loop kept its speed). Like the loop, it
+    times a second or so at each end of a run, not the minutes between."""
     best = float("inf")
     for _ in range(3):
         start = time.perf_counter()
