@@ -26,7 +26,7 @@ STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
 }
 
-# Trust X-Forwarded-Proto only when a proxy that sets it is configured: with daphne exposed
+# Trust X-Forwarded-Proto only when a proxy that sets it is configured: with the server exposed
 # directly, any client could claim https.
 if env.bool("SECURE_PROXY_SSL_HEADER_TRUSTED", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -200,7 +200,7 @@ _CACHE_FOLDER = pytest.StashKey[str]()
 def pytest_configure(config: pytest.Config) -> None:
     """Give this test run a channel-layer file of its own (the SQLite layer, without Redis).
 
-    The daphne and worker processes that tests start inherit it through the environment, so they
+    The web server and worker processes that tests start inherit it through the environment, so they
     share it with this process; a `make run` or another test run in the same checkout does not.
     """
     backend: dict[str, Any] = settings.CHANNEL_LAYERS["default"]

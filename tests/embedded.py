@@ -1,6 +1,7 @@
 """The embedded default (`make run`) as separate processes, for tests: a SQLite file migrated by
-`manage.py`, a daphne web server, a real Celery worker on the filesystem broker, and the SQLite
-channel layer between them. Nothing here uses Redis or PostgreSQL, whatever the test run uses.
+`manage.py`, the production web server (`config.server`), a real Celery worker on the filesystem
+broker, and the SQLite channel layer between them. Nothing here uses Redis or PostgreSQL,
+whatever the test run uses.
 
 Rows are written by `script()`: a fresh Python process on the embedded settings that calls one
 of the functions at the bottom of this module through the real services and prints its answer
@@ -21,7 +22,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from tests.servers import ROOT, daphne, server_env
+from tests.servers import ROOT, server_env, web_server
 
 CELERY = Path(sys.executable).parent / "celery"
 
@@ -99,7 +100,7 @@ def worker(env: dict[str, str], folder: Path) -> Iterator[None]:
 
 @contextmanager
 def embedded_site(folder: Path) -> Iterator[Embedded]:
-    """Migrate a fresh SQLite file, then run daphne and a worker on it."""
+    """Migrate a fresh SQLite file, then run the web server and a worker on it."""
     site = Embedded(env=embedded_env(folder), folder=folder)
     for command in (["migrate", "--noinput"], ["load_quests"]):
         subprocess.run(
@@ -109,7 +110,7 @@ def embedded_site(folder: Path) -> Iterator[Embedded]:
             check=True,
             capture_output=True,
         )
-    with daphne(site.env, folder) as base, worker(site.env, folder):
+    with web_server(site.env, folder) as base, worker(site.env, folder):
         site.base = base
         yield site
 

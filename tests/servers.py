@@ -68,21 +68,21 @@ def _wait_until_serving(
 
 
 @contextmanager
-def daphne(env: dict[str, str], log_dir: Path, *, healthy: bool = True) -> Iterator[str]:
-    """A web server process (`config.server`: uvicorn, before issue 25 daphne, hence the name)
-    serving the whole site with `env`; yields its base URL.
+def web_server(env: dict[str, str], log_dir: Path, *, healthy: bool = True) -> Iterator[str]:
+    """A web server process (`config.server`, the production server: uvicorn) serving the
+    whole site with `env`; yields its base URL.
 
     It is ready once `/healthz` answers 200 (or, unless `healthy`, 503 naming what is down).
     """
-    with daphne_process(env, log_dir, healthy=healthy) as (base, _process):
+    with web_server_process(env, log_dir, healthy=healthy) as (base, _process):
         yield base
 
 
 @contextmanager
-def daphne_process(
+def web_server_process(
     env: dict[str, str], log_dir: Path, *, healthy: bool = True
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`daphne` (the production web server), yielding the process too (a fault test kills it)."""
+    """`web_server`, yielding the process too (a fault test kills it)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = log_dir / f"web-{port}.log"

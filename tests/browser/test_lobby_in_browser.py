@@ -1,4 +1,4 @@
-"""The lobby in Chromium against a real daphne server: at desktop and phone widths every game's
+"""The lobby in Chromium against a real `config.server`: at desktop and phone widths every game's
 Play button and every open room's Join button is on screen inside its card, and the page never
 scrolls sideways (on a phone each row is a block, its values under their labels).
 

@@ -5,7 +5,7 @@ leaves; Piet ends the Barbarian's and the Dwarf's turns; the orders play at once
 live on Piet's and Hana's pages; when Sven comes back the recap shows him what his seat saw, and
 the board shows the result.
 
-The site runs in a real `daphne` subprocess (the fixtures of test_play_in_browser.py) whose
+The site runs in a real `config.server` subprocess (the fixtures of test_play_in_browser.py) whose
 Celery tasks run eagerly, so the orders task runs in the site as the worker would run it.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.servers import daphne
+from tests.servers import web_server
 
 from .test_play_in_browser import (  # noqa: F401 (chromium and site_env are fixtures)
     CHROMIUM_ARGS,
@@ -41,7 +41,7 @@ ELF_GOAL = (1, 16)
 def eager_site(site_env: dict[str, str], tmp_path: Path) -> Iterator[str]:  # noqa: F811
     """The site with its Celery tasks run in-process: the orders play as a worker plays them."""
     env = {**site_env, "CELERY_TASK_ALWAYS_EAGER": "true", "AI_STEP_SECONDS": "0.3"}
-    with daphne(env, tmp_path) as base:
+    with web_server(env, tmp_path) as base:
         yield base
 
 

@@ -2,7 +2,7 @@
 hero turns and a Zargon phase by clicking the board, reload mid-turn, and check that nothing
 hidden reaches a hero seat (page source, DOM, websocket frames).
 
-The site runs in a real `daphne` subprocess (HTTP and websockets) against the test database:
+The site runs in a real `config.server` subprocess (HTTP and websockets) against the test database:
 PostgreSQL's test database when DATABASE_URL points there (the test is transactional, so its rows
 are visible to the subprocess), otherwise a throwaway SQLite file migrated for this test.
 Chromium is Debian's /usr/bin/chromium; Playwright never downloads a browser.
@@ -23,7 +23,7 @@ from django.db import connection
 from playwright.sync_api import sync_playwright
 
 from apps.quests.services import quest_sync_shipped
-from tests.servers import ROOT, daphne, server_env, shared_database_url
+from tests.servers import ROOT, server_env, shared_database_url, web_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -85,8 +85,8 @@ def site_env(transactional_db: None, tmp_path: Path) -> dict[str, str]:
 
 @pytest.fixture
 def site(site_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
-    """A daphne process serving the whole site; yields its base URL."""
-    with daphne(site_env, tmp_path) as base:
+    """A web server process (`config.server`) serving the whole site; yields its base URL."""
+    with web_server(site_env, tmp_path) as base:
         yield base
 
 

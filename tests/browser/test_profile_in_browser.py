@@ -1,4 +1,4 @@
-"""The profile page in Chromium against a real daphne server (issue 21): the API-token table
+"""The profile page in Chromium against a real `config.server` (issue 21): the API-token table
 stays inside its card at desktop and phone widths (a row of its own on a wide screen, one block
 per token on a phone), and the page never scrolls sideways.
 

@@ -20,7 +20,7 @@ from playwright.sync_api import sync_playwright
 from apps.notifications.push.keys import new_key_pair
 from apps.notifications.push.send import push_payload
 from tests.notifications.test_notifications_push import Browser
-from tests.servers import daphne
+from tests.servers import web_server
 
 from .test_play_in_browser import (  # noqa: F401 (chromium and site_env are fixtures)
     CHROMIUM_ARGS,
@@ -45,7 +45,7 @@ def push_site(site_env: dict[str, str], tmp_path: Path) -> Iterator[str]:  # noq
     private, public = new_key_pair()
     env = {**site_env, "VAPID_PRIVATE_KEY": private, "VAPID_PUBLIC_KEY": public}
     env["OUTBOUND_ALLOW_PRIVATE"] = "true"  # the subscription's endpoint is on 127.0.0.1
-    with daphne(env, tmp_path) as base:
+    with web_server(env, tmp_path) as base:
         yield base
 
 

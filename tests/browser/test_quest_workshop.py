@@ -22,7 +22,7 @@ from tests.browser.test_play_in_browser import (  # noqa: F401 (fixtures)
     refuse_policy_violations,
     site_env,
 )
-from tests.servers import ROOT, daphne
+from tests.servers import ROOT, web_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,7 +41,7 @@ def workshop_site(site_env: dict[str, str], tmp_path: Path) -> Iterator[str]:  #
         check=True,
         capture_output=True,
     )
-    with daphne(env, tmp_path) as base:
+    with web_server(env, tmp_path) as base:
         yield base
 
 

@@ -1,4 +1,4 @@
-"""The new-room form in Chromium against a real daphne server: a time bank's amounts show only
+"""The new-room form in Chromium against a real `config.server`: a time bank's amounts show only
 while the bank clock is chosen, and the form fits a phone (every choice readable, nothing
 scrolling sideways).
 

@@ -1,5 +1,5 @@
 """Every page of the site through axe-core (installed by pyproject: axe-playwright-python), at
-desktop and phone sizes, against a real daphne server: no serious or critical violation. Also the
+desktop and phone sizes, against a real `config.server`: no serious or critical violation. Also the
 things around the game a phone user meets first: a one-row header, the skip link, the menu.
 
 Screenshots of the logged-in phone pages are saved under var/screenshots/ (not committed).

@@ -3,7 +3,7 @@ the quest, and a third person finds it in the lobby, watches the board, and sees
 appear without reloading. The spectator is offered no action and no chat box, and nothing in
 their page source, DOM, API answers or websocket frames names a hidden thing or a seat's secret.
 
-The site runs in a real `daphne` subprocess (the fixtures of test_play_in_browser.py).
+The site runs in a real `config.server` subprocess (the fixtures of test_play_in_browser.py).
 """
 
 import json

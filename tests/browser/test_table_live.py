@@ -3,8 +3,8 @@ reach the other player's open page, a notice about the game on screen is read as
 covers nothing, and the end of the quest reaches both pages with its story, the revealed seed and
 the replay link, all without a reload.
 
-The site runs in a `daphne` subprocess (the fixtures of test_play_in_browser.py); set-up and the
-worker's jobs run in the site's environment through tests/browser/table_setup.py.
+The site runs in a `config.server` subprocess (the fixtures of test_play_in_browser.py); set-up
+and the worker's jobs run in the site's environment through tests/browser/table_setup.py.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Legend of Zagor in real Chromium (Debian's /usr/bin/chromium; Playwright never downloads one).
 
 1. Two players on phone-sized pages play the Quest for the Enchanted Orb on the real site (a
-   daphne subprocess, HTTP and websockets): sign up, open a Zagor room, take the seats, launch,
-   and play turns by tapping lit spaces and the legal actions' buttons. The d10 appears on
+   `config.server` subprocess, HTTP and websockets): sign up, open a Zagor room, take the seats,
+   launch, and play turns by tapping lit spaces and the legal actions' buttons. The d10 appears on
    screen, the voice's line repeats, the spoken voice is off until turned on (and remembered),
    the surrender setting is saved, the other page follows over its socket, and the second seat's
    page never carries the first seat's spell hand. A hero standing on a face-up tile leaves its

@@ -5,7 +5,7 @@ walks two spaces and turns a tile up, and there the orders stop and leave the re
 their owner. When he comes back the recap shows him what his seat saw, the panel says why his
 orders stopped, and the board shows his hero where the orders took him.
 
-The site runs in a real `daphne` subprocess whose Celery tasks run eagerly
+The site runs in a real `config.server` subprocess whose Celery tasks run eagerly
 (tests/browser/test_orders_in_browser.py's `eager_site`), so the orders task runs in the site as
 the worker would run it.
 """

@@ -12,7 +12,7 @@ from django.db import connection
 
 from apps.accounts.services import token_issue
 from tests.play.conftest import GameMaker, make_game, make_room, quest  # noqa: F401  (fixtures)
-from tests.servers import daphne, server_env, shared_database_url
+from tests.servers import server_env, shared_database_url, web_server
 
 
 def fetch(url: str, token: str) -> tuple[int, str]:
@@ -35,7 +35,7 @@ def test_stale_pooled_connections_are_replaced_not_answered_503(
     game, users = make_game(2, seed=3)
     token = token_issue(user=users[2])
     env = server_env(DATABASE_URL=shared_database_url(), DB_POOL_MIN="2", DB_POOL_MAX="2")
-    with daphne(env, tmp_path) as base:
+    with web_server(env, tmp_path) as base:
         url = f"{base}/api/games/{game.pk}/view"
         assert fetch(url, token)[0] == 200  # the pool holds its connections now
         # The database "restarts": every connection but this test's own is cut, each backend

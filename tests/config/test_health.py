@@ -12,7 +12,7 @@ from django.test import Client
 
 from config import health
 from config.redis_layer import redis_channel_layer
-from tests.servers import daphne, frozen_redis, server_env
+from tests.servers import frozen_redis, server_env, web_server
 
 
 @pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_healthz_answers_in_time_while_requests_wait_for_a_hung_database(tmp_pat
             DB_POOL_TIMEOUT="10",
             HEALTH_CHECK_TIMEOUT="1.5",
         )
-        with daphne(env, tmp_path, healthy=False) as base:
+        with web_server(env, tmp_path, healthy=False) as base:
             stuck = [
                 threading.Thread(target=_post_token, args=(base,), daemon=True) for _ in range(3)
             ]

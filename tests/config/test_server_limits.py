@@ -21,7 +21,7 @@ from django.test import Client
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.servers import daphne, server_env, shared_database_url
+from tests.servers import server_env, shared_database_url, web_server
 
 LIMIT = 64 * 1024
 HEADER_TIMEOUT = 2
@@ -32,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
     """The production server, with a 64 KiB limit and 2 s for a request's headers."""
     log_dir: Path = tmp_path_factory.mktemp("server")
     env = server_env(REQUEST_MAX_BYTES=str(LIMIT), REQUEST_HEADER_TIMEOUT=str(HEADER_TIMEOUT))
-    with daphne(env, log_dir) as base:
+    with web_server(env, log_dir) as base:
         host, port = base.removeprefix("http://").split(":")
         yield host, int(port)
 
@@ -127,7 +127,7 @@ def test_a_websocket_message_over_the_limit_closes_the_socket(
                 return str(answer), closed.rcvd.code if closed.rcvd else None
         return str(answer), "still open"
 
-    with daphne(env, tmp_path) as base:
+    with web_server(env, tmp_path) as base:
         answer, code = asyncio.run(scenario(base))
 
     # Closed by the server: 1009 "message too big", or no close frame at all when the server

@@ -1,7 +1,7 @@
 """Faults: a frozen Redis (it accepts connections and never answers) holds no request.
 
 Pokes to the game's sockets give up after REDIS_TIMEOUT, the action still commits and answers,
-and /healthz answers 503 naming what is down. The daphne test runs the whole site against the
+and /healthz answers 503 naming what is down. The web server test runs the whole site against the
 frozen stub, broker included (tests/servers.py `frozen_redis`).
 """
 
@@ -18,7 +18,7 @@ from apps.accounts.services import token_issue
 from apps.core.realtime import group_poke
 from apps.play.models import Game
 from config.redis_layer import redis_channel_layer
-from tests.servers import daphne, frozen_redis, server_env, shared_database_url
+from tests.servers import frozen_redis, server_env, shared_database_url, web_server
 
 from .conftest import GameMaker, client_for, post_action
 
@@ -81,7 +81,7 @@ def test_the_site_on_a_frozen_redis_serves_actions_and_says_what_is_down(
             REDIS_TIMEOUT="0.5",
             HEALTH_CHECK_TIMEOUT="1.5",
         )
-        with daphne(env, tmp_path, healthy=False) as base:
+        with web_server(env, tmp_path, healthy=False) as base:
             roll = {"type": "roll_movement", "hero": "barbarian"}
             acted = request(
                 f"{base}/api/games/{game.pk}/actions",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from apps.accounts.services import token_issue
-from tests.servers import daphne_process, server_env, shared_database_url
+from tests.servers import server_env, shared_database_url, web_server_process
 
 from .conftest import GameMaker
 
@@ -22,7 +22,7 @@ REQUESTS_EACH = 8
 
 def fetch(url: str, token: str) -> tuple[int, dict[str, str], str]:
     """(status, headers with lower-case names: HTTP's are case-insensitive, uvicorn sends them
-    lower-case, daphne capitalised), body)."""
+    lower-case), body)."""
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
@@ -54,7 +54,7 @@ def test_a_saturated_pool_answers_503_with_retry_after_never_500(
     answers: list[tuple[int, dict[str, str], str]] = []
     lock = threading.Lock()
 
-    with daphne_process(env, tmp_path) as (base, process):
+    with web_server_process(env, tmp_path) as (base, process):
         url = f"{base}/api/games/{game.pk}/view"
 
         def client() -> None:

@@ -14,7 +14,7 @@ from django.test import Client
 from websockets.asyncio.client import connect
 
 from apps.accounts.services import token_issue
-from tests.servers import daphne, server_env, shared_database_url
+from tests.servers import server_env, shared_database_url, web_server
 
 from .conftest import GameMaker
 
@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(tra
 @pytest.fixture
 def two_processes(redis_url: str, tmp_path: Path) -> Iterator[tuple[int, int]]:
     env = server_env(DATABASE_URL=shared_database_url(), REDIS_URL=redis_url)
-    with daphne(env, tmp_path) as base_a, daphne(env, tmp_path) as base_b:
+    with web_server(env, tmp_path) as base_a, web_server(env, tmp_path) as base_b:
         yield int(base_a.rsplit(":", 1)[1]), int(base_b.rsplit(":", 1)[1])
 
 

@@ -17,7 +17,7 @@ import pytest
 from apps.accounts.services import token_issue
 from apps.play.models import Game, GameEvent
 from apps.play.verify import game_verify
-from tests.servers import daphne_process, server_env, shared_database_url
+from tests.servers import server_env, shared_database_url, web_server_process
 
 from .bot import Bot
 from .conftest import GameMaker
@@ -103,8 +103,8 @@ def test_a_web_process_killed_mid_stream_loses_and_doubles_nothing(
     games = [make_game(2, seed=seed) for seed in (3, 4)]
     env = server_env(DATABASE_URL=shared_database_url())
     with (
-        daphne_process(env, tmp_path) as (first, doomed),
-        daphne_process(env, tmp_path) as (
+        web_server_process(env, tmp_path) as (first, doomed),
+        web_server_process(env, tmp_path) as (
             second,
             _,
         ),
